@@ -1,0 +1,69 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every target of ours shares, one line each with the reason.
+let strictSettings: [SwiftSetting] = [
+    // SE-0335: `any` spelled out for existential types.
+    .enableUpcomingFeature("ExistentialAny"),
+    // SE-0409: imports say what they re-export.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    // SE-0444: members come from the modules a file imports, not from any module in the target.
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "EscapeFromBlindness",
+    products: [
+        .executable(name: "efb", targets: ["efb"]),
+        .library(name: "EscapeCore", targets: ["EscapeCore"]),
+        .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // The pure game: content model, flow, level kinds. No I/O, no clock, no global randomness.
+        .target(name: "EscapeCore", swiftSettings: strictSettings),
+        // NDJSON framing, a strict JSON reader and writer, and the wire form of commands and events.
+        .target(name: "EscapeProtocol", dependencies: ["EscapeCore"], swiftSettings: strictSettings),
+        // Adventure files: the bundled ones, loading and validation with precise error paths.
+        .target(
+            name: "EscapeContent",
+            dependencies: ["EscapeCore", "EscapeProtocol"],
+            resources: [.copy("Adventures")],
+            swiftSettings: strictSettings
+        ),
+        // Progress files: versioned, written atomically; an in-memory store for tests and bots.
+        .target(name: "EscapeSaves", dependencies: ["EscapeCore", "EscapeProtocol"], swiftSettings: strictSettings),
+        // The seam every front end uses: engine + clock + saves, commands in, stamped events out.
+        .target(
+            name: "EscapeRuntime",
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeSaves", "EscapeContent"],
+            swiftSettings: strictSettings
+        ),
+        // The executable: subcommands and the pipe front end.
+        .executableTarget(
+            name: "efb",
+            dependencies: [
+                "EscapeCore",
+                "EscapeRuntime",
+                "EscapeContent",
+                "EscapeSaves",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "EscapeCoreTests", dependencies: ["EscapeCore", "EscapeContent"], swiftSettings: strictSettings),
+        .testTarget(name: "EscapeProtocolTests", dependencies: ["EscapeProtocol"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EscapeSavesTests",
+            dependencies: ["EscapeSaves", "EscapeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EscapeRuntimeTests",
+            dependencies: ["EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

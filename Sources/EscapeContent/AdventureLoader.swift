@@ -1,0 +1,112 @@
+public import EscapeCore
+import EscapeProtocol
+public import Foundation
+
+/// Finds, reads and validates adventure files.
+public enum AdventureLoader {
+    /// The largest adventure file accepted: 4 MiB.
+    public static let maximumFileSize = 4 << 20
+
+    /// The locales the game ships an adventure for.
+    public static let bundledLocales = ["en"]
+
+    /// Loads the shipped adventure for a locale.
+    ///
+    /// - Parameter locale: A locale such as `en` or `en_GB.UTF-8`; its language picks the file, and an
+    ///   unknown language falls back to English.
+    /// - Returns: The validated adventure.
+    /// - Throws: ``ContentError`` when the shipped file is broken.
+    public static func bundled(locale: String) throws(ContentError) -> Adventure {
+        let language = String(locale.prefix { $0.isLetter }).lowercased()
+        let name = bundledLocales.contains(language) ? language : "en"
+        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Adventures") else {
+            throw ContentError(
+                file: "Adventures/\(name).json",
+                problems: [.init(path: "$", message: "the shipped adventure is missing from the resources")]
+            )
+        }
+        return try load(from: url)
+    }
+
+    /// Reads and validates an adventure file.
+    ///
+    /// - Parameter url: The file.
+    /// - Returns: The validated adventure.
+    /// - Throws: ``ContentError`` naming the file, the path inside it and every problem.
+    public static func load(from url: URL) throws(ContentError) -> Adventure {
+        let name = url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ContentError(file: name, problems: [.init(path: "$", message: "cannot read the file: \(error.localizedDescription)")])
+        }
+        return try decode(data, file: name)
+    }
+
+    /// Validates an adventure held in memory.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - file: The name used in error messages.
+    /// - Returns: The validated adventure.
+    /// - Throws: ``ContentError`` naming every problem.
+    public static func decode(_ data: Data, file: String) throws(ContentError) -> Adventure {
+        guard data.count <= maximumFileSize else {
+            throw ContentError(
+                file: file,
+                problems: [.init(path: "$", message: "the file is \(data.count) bytes; the limit is \(maximumFileSize)")]
+            )
+        }
+        // The strict reader first: it names duplicate keys and syntax errors with their byte offset.
+        do {
+            _ = try JSONReader.read(Array(data))
+        } catch {
+            throw ContentError(file: file, problems: [.init(path: "$", message: "not valid JSON: \(error)")])
+        }
+        let adventure: Adventure
+        do {
+            adventure = try JSONDecoder().decode(Adventure.self, from: data)
+        } catch let error as DecodingError {
+            throw ContentError(file: file, problems: [problem(from: error)])
+        } catch {
+            throw ContentError(file: file, problems: [.init(path: "$", message: "\(error)")])
+        }
+        let problems = AdventureValidator.problems(in: adventure)
+        guard problems.isEmpty else { throw ContentError(file: file, problems: problems) }
+        return adventure
+    }
+
+    private static func problem(from error: DecodingError) -> ContentError.Problem {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return .init(path: path(context.codingPath), message: "expected \(describe(type))")
+        case .valueNotFound(let type, let context):
+            return .init(path: path(context.codingPath), message: "expected \(describe(type)), found null")
+        case .keyNotFound(let key, let context):
+            return .init(path: path(context.codingPath), message: "missing required key \"\(key.stringValue)\"")
+        case .dataCorrupted(let context):
+            return .init(path: path(context.codingPath), message: context.debugDescription)
+        @unknown default:
+            return .init(path: "$", message: "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is Bool.Type: "a boolean"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    /// `$.chapters[1].levels[0]` from a coding path.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce("$") { path, key in
+            if let index = key.intValue { return "\(path)[\(index)]" }
+            return "\(path).\(key.stringValue)"
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import EscapeCore
+
+/// The rules an adventure must follow beyond its shape: unique ids, exactly one right answer, and so on.
+enum AdventureValidator {
+    /// Element ids the engine itself puts on level screens.
+    static let reservedIDs: Set<String> = ["title", "story", "question", "answer", "door"]
+
+    static func problems(in adventure: Adventure) -> [ContentError.Problem] {
+        var problems: [ContentError.Problem] = []
+        func check(_ condition: Bool, _ path: String, _ message: String) {
+            if !condition { problems.append(.init(path: path, message: message)) }
+        }
+        check(
+            adventure.format == Adventure.currentFormat,
+            "$.format",
+            "format \(adventure.format) is not supported; this engine reads format \(Adventure.currentFormat)"
+        )
+        check(!adventure.intro.isEmpty, "$.intro", "needs at least one page")
+        check(!adventure.chapters.isEmpty, "$.chapters", "needs at least one chapter")
+        var chapterIDs: Set<String> = []
+        var levelIDs: Set<String> = []
+        for (chapterIndex, chapter) in adventure.chapters.enumerated() {
+            let chapterPath = "$.chapters[\(chapterIndex)]"
+            check(chapterIDs.insert(chapter.id).inserted, "\(chapterPath).id", "duplicate chapter id \"\(chapter.id)\"")
+            check(!chapter.levels.isEmpty, "\(chapterPath).levels", "needs at least one level")
+            for (levelIndex, level) in chapter.levels.enumerated() {
+                let levelPath = "\(chapterPath).levels[\(levelIndex)]"
+                check(levelIDs.insert(level.id).inserted, "\(levelPath).id", "duplicate level id \"\(level.id)\"")
+                check(
+                    level.hints.allSatisfy { !$0.isEmpty },
+                    "\(levelPath).hints",
+                    "hints must not be empty strings"
+                )
+                problems += puzzleProblems(level.puzzle, at: "\(levelPath).puzzle")
+            }
+        }
+        return problems
+    }
+
+    private static func puzzleProblems(_ puzzle: Puzzle, at path: String) -> [ContentError.Problem] {
+        var problems: [ContentError.Problem] = []
+        func check(_ condition: Bool, _ subpath: String, _ message: String) {
+            if !condition { problems.append(.init(path: path + subpath, message: message)) }
+        }
+        switch puzzle {
+        case .closedQuestion(let question):
+            check(question.answers.count >= 2, ".answers", "needs at least two answers")
+            check(
+                question.answers.filter { $0.correct == true }.count == 1,
+                ".answers",
+                "exactly one answer must have \"correct\": true"
+            )
+            problems += idProblems(question.answers.map(\.id), at: path + ".answers")
+        case .openQuestion(let question):
+            check(!question.accepted.isEmpty, ".accepted", "needs at least one accepted answer")
+            for (index, answer) in question.accepted.enumerated() {
+                check(
+                    !Engine.normalizedAnswer(answer).isEmpty,
+                    ".accepted[\(index)]",
+                    "has no letters or digits, so no typed answer can match it"
+                )
+            }
+        case .rotor(let rotor):
+            check(!rotor.clues.isEmpty, ".clues", "needs at least one clue")
+            check(rotor.codes.count >= 2, ".codes", "needs at least two codes")
+            check(Set(rotor.codes).count == rotor.codes.count, ".codes", "codes must be different")
+            check(rotor.codes.contains(rotor.answer), ".answer", "\"\(rotor.answer)\" is not one of the codes")
+        case .customActions(let actions):
+            check(!actions.objects.isEmpty, ".objects", "needs at least one object")
+            problems += idProblems(actions.objects.map(\.id), at: path + ".objects")
+            for (index, object) in actions.objects.enumerated() {
+                let names = object.actions.map(\.name)
+                check(names.count >= 2, ".objects[\(index)].actions", "needs at least two actions")
+                check(Set(names).count == names.count, ".objects[\(index)].actions", "action names must be different")
+                check(
+                    names.contains(object.correct),
+                    ".objects[\(index)].correct",
+                    "\"\(object.correct)\" is not one of the object's actions"
+                )
+            }
+        }
+        return problems
+    }
+
+    private static func idProblems(_ ids: [String], at path: String) -> [ContentError.Problem] {
+        var seen: Set<String> = []
+        var problems: [ContentError.Problem] = []
+        for (index, id) in ids.enumerated() {
+            if id.isEmpty || reservedIDs.contains(id) || id.hasPrefix("clue-") {
+                problems.append(.init(path: "\(path)[\(index)].id", message: "\"\(id)\" is empty or reserved by the engine"))
+            }
+            if !seen.insert(id).inserted {
+                problems.append(.init(path: "\(path)[\(index)].id", message: "duplicate id \"\(id)\""))
+            }
+        }
+        return problems
+    }
+}

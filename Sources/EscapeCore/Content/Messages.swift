@@ -1,0 +1,90 @@
+/// The engine's own sentences in one locale, kept with the adventure so a translation is data.
+///
+/// Sentences may hold placeholders in braces (`{n}`, `{count}`, `{text}`, `{title}`), filled in by
+/// ``Messages/format(_:_:)``.
+public struct Messages: Sendable, Hashable, Decodable {
+    /// The intro's button.
+    public var continueButton: String
+    /// The chapter page's button.
+    public var beginButton: String
+    /// The end screen's button.
+    public var replayButton: String
+    /// The menu's button that closes it.
+    public var backButton: String
+    /// The assistive screen's button.
+    public var resumeButton: String
+    /// Magic tap on an intro page.
+    public var continueGesture: String
+    /// Escape on an intro page.
+    public var skipIntroGesture: String
+    /// Magic tap on a chapter page.
+    public var beginGesture: String
+    /// Magic tap on a level.
+    public var hintGesture: String
+    /// Escape on a chapter or level.
+    public var menuGesture: String
+    /// Escape in the menu.
+    public var backGesture: String
+    /// Magic tap on the end screen.
+    public var replayGesture: String
+    /// The menu's title.
+    public var menuTitle: String
+    /// A chapter's entry in the menu: `{n}` and `{title}`.
+    public var menuChapter: String
+    /// A level's entry in the menu: `{chapter}`, `{n}` and `{title}`.
+    public var menuLevel: String
+    /// Status word of a solved level.
+    public var statusComplete: String
+    /// Status word of the level being played.
+    public var statusCurrent: String
+    /// Status word of a level not reached yet.
+    public var statusLocked: String
+    /// Status word of a level that is open but not solved (reached before a replay of an earlier one).
+    public var statusOpen: String
+    /// A chapter page's heading: `{n}` and `{title}`.
+    public var chapterHeading: String
+    /// Asked for a hint too early.
+    public var noHintYet: String
+    /// Asked for a hint where there are none.
+    public var noHints: String
+    /// A hint: `{n}`, `{count}`, `{text}`.
+    public var hint: String
+    /// Said when a new hint unlocks.
+    public var hintReady: String
+    /// Submitting an empty text field.
+    public var typeFirst: String
+    /// Activating the door before choosing a code.
+    public var chooseCodeFirst: String
+    /// Activating an object of a custom-action level: `{list}`.
+    public var actionsAvailable: String
+    /// Going to a locked level.
+    public var levelLocked: String
+    /// The assistive screen's heading.
+    public var assistiveTitle: String
+    /// The assistive screen's explanation.
+    public var assistiveText: String
+    /// Said when the player is back from the assistive screen.
+    public var assistiveBack: String
+    /// Said when a saved game resumes: `{title}`.
+    public var welcomeBack: String
+    /// Said when the game starts over.
+    public var replayed: String
+    /// Said when an activated element does nothing.
+    public var nothingToActivate: String
+    /// The `value` of an untouched custom-action object.
+    public var noActionYet: String
+
+    /// Fills the placeholders of `template` with `values`.
+    ///
+    /// - Parameters:
+    ///   - template: A sentence with `{name}` placeholders.
+    ///   - values: The value of each placeholder by name.
+    /// - Returns: The sentence with every known placeholder replaced.
+    public static func format(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
+        var result = template
+        for (name, value) in values {
+            result = result.replacing("{\(name)}", with: value)
+        }
+        return result
+    }
+}

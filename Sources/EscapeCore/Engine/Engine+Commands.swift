@@ -1,0 +1,243 @@
+extension Engine {
+    /// Carries out one command on the state; `apply` undoes it if this throws.
+    mutating func perform(_ command: GameCommand, now: Int64) throws(CommandRefusal) -> [Effect] {
+        if case .assistive = top.place {
+            switch command {
+            case .next, .previous, .first, .last, .focus, .activate, .assistive, .repeatAnnouncement:
+                break
+            case .rotor, .rotorItem, .action, .adjust, .input, .magicTap, .escape, .hint, .menu, .goto, .replay:
+                throw CommandRefusal(.notNow, "the assistive technology screen is showing; report assistive active first")
+            }
+        }
+        switch command {
+        case .next:
+            return moveFocus(to: top.focus + 1)
+        case .previous:
+            return moveFocus(to: top.focus - 1)
+        case .first:
+            setFocus(0)
+            return []
+        case .last:
+            setFocus(screen.elements.count - 1)
+            return []
+        case .focus(let id):
+            try focusElement(id)
+            return []
+        case .activate(let id):
+            if let id { try focusElement(id) }
+            return try activateFocused(now: now)
+        case .rotor(let direction):
+            return try turnRotor(direction)
+        case .rotorItem(let direction):
+            return try stepRotorItem(direction)
+        case .action(let selector):
+            return try performAction(selector, now: now)
+        case .adjust:
+            throw CommandRefusal(.notNow, "the focused element is not adjustable")
+        case .input(let text, let id):
+            if let id { try focusElement(id) }
+            return try input(text)
+        case .magicTap:
+            guard let gesture = screen.magicTap else { throw CommandRefusal(.notNow, "magic tap does nothing here") }
+            return try gestureAction(gesture.action, now: now)
+        case .escape:
+            guard let gesture = screen.escape else { throw CommandRefusal(.notNow, "escape does nothing here") }
+            return try gestureAction(gesture.action, now: now)
+        case .hint:
+            return hint(now: now)
+        case .menu:
+            return try openMenu()
+        case .goto(let chapter, let level):
+            return try goto(chapter: chapter, level: level, now: now)
+        case .replay:
+            return replay()
+        case .assistive(let active):
+            return assistive(active: active)
+        case .repeatAnnouncement:
+            guard let lastAnnouncement else { throw CommandRefusal(.notNow, "nothing has been announced yet") }
+            return [.event(.announce(lastAnnouncement))]
+        }
+    }
+
+    private mutating func moveFocus(to index: Int) -> [Effect] {
+        guard screen.elements.indices.contains(index) else { return [.event(.sound("boundary"))] }
+        setFocus(index)
+        return []
+    }
+
+    private mutating func focusElement(_ id: String) throws(CommandRefusal) {
+        guard let index = screen.elements.firstIndex(where: { $0.id == id }) else {
+            throw CommandRefusal(.invalidParams, "no element \"\(id)\" on screen \(screen.id)", field: "element")
+        }
+        setFocus(index)
+    }
+
+    private mutating func activateFocused(now: Int64) throws(CommandRefusal) -> [Effect] {
+        let id = focus.element.id
+        switch top.place {
+        case .intro(let page):
+            guard id == Self.continueID else { return nothingToActivate() }
+            return continueIntro(from: page)
+        case .chapter(let index):
+            guard id == Self.beginID else { return nothingToActivate() }
+            return begin(chapter: index, now: now)
+        case .level(let position, let levelState):
+            return activateInLevel(id, position: position, levelState: levelState, now: now)
+        case .menu:
+            if id == Self.backID {
+                pop()
+                return []
+            }
+            guard id.hasPrefix(Self.menuLevelPrefix),
+                let position = allPositions.first(where: { Self.menuLevelPrefix + level(at: $0).id == id })
+            else { return nothingToActivate() }
+            guard isUnlocked(position) else {
+                return [
+                    .event(.sound("locked")),
+                    .event(.announce(Announcement(adventure.messages.levelLocked, category: .feedback))),
+                ]
+            }
+            enter(.level(position, makeLevelState(at: position, now: now)))
+            return []
+        case .assistive:
+            guard id == Self.resumeID else { return nothingToActivate() }
+            return assistive(active: true)
+        case .end:
+            guard id == Self.replayID else { return nothingToActivate() }
+            return replay()
+        }
+    }
+
+    private func nothingToActivate() -> [Effect] {
+        [.event(.announce(Announcement(adventure.messages.nothingToActivate, category: .feedback)))]
+    }
+
+    private mutating func continueIntro(from page: Int) -> [Effect] {
+        if page + 1 < adventure.intro.count {
+            enter(.intro(page: page + 1))
+        } else {
+            enter(.chapter(state.progress.current?.chapter ?? 0))
+            return [.event(.sound("chapter"))]
+        }
+        return []
+    }
+
+    private mutating func begin(chapter: Int, now: Int64) -> [Effect] {
+        var position = LevelPosition(chapter: chapter, level: 0)
+        if let current = state.progress.current, current.chapter == chapter { position = current }
+        enter(.level(position, makeLevelState(at: position, now: now)))
+        return []
+    }
+
+    private mutating func gestureAction(_ action: String, now: Int64) throws(CommandRefusal) -> [Effect] {
+        switch (action, top.place) {
+        case ("continue", .intro(let page)):
+            return continueIntro(from: page)
+        case ("skipIntro", .intro):
+            return continueIntro(from: adventure.intro.count - 1)
+        case ("begin", .chapter(let index)):
+            return begin(chapter: index, now: now)
+        case ("hint", .level):
+            return hint(now: now)
+        case ("menu", _):
+            return try openMenu()
+        case ("back", .menu):
+            pop()
+            return []
+        case ("replay", .end):
+            return replay()
+        default:
+            preconditionFailure("screen gesture \(action) has no handler on this screen")
+        }
+    }
+
+    private mutating func openMenu() throws(CommandRefusal) -> [Effect] {
+        switch top.place {
+        case .menu:
+            throw CommandRefusal(.notNow, "the menu is already open")
+        case .assistive:
+            throw CommandRefusal(.notNow, "the assistive technology screen is showing")
+        case .intro, .chapter, .level, .end:
+            push(.menu)
+            let playing = playingPosition.map { Self.menuLevelPrefix + level(at: $0).id }
+            if let index = screen.elements.firstIndex(where: { $0.id == playing }) { setFocus(index) }
+            return []
+        }
+    }
+
+    private mutating func goto(chapter: Int, level levelNumber: Int, now: Int64) throws(CommandRefusal) -> [Effect] {
+        guard adventure.chapters.indices.contains(chapter - 1) else {
+            throw CommandRefusal(
+                .invalidParams,
+                "chapter must be between 1 and \(adventure.chapters.count)",
+                field: "chapter"
+            )
+        }
+        guard adventure.chapters[chapter - 1].levels.indices.contains(levelNumber - 1) else {
+            throw CommandRefusal(
+                .invalidParams,
+                "level must be between 1 and \(adventure.chapters[chapter - 1].levels.count) in chapter \(chapter)",
+                field: "level"
+            )
+        }
+        let position = LevelPosition(chapter: chapter - 1, level: levelNumber - 1)
+        guard isUnlocked(position) else {
+            throw CommandRefusal(.locked, "level \(chapter).\(levelNumber) is not unlocked yet")
+        }
+        enter(.level(position, makeLevelState(at: position, now: now)))
+        return []
+    }
+
+    private mutating func replay() -> [Effect] {
+        state.progress = .fresh
+        enter(.intro(page: 0))
+        return [
+            .save(state.progress),
+            .event(.announce(Announcement(adventure.messages.replayed, priority: .assertive, category: .narrative))),
+        ]
+    }
+
+    private mutating func assistive(active: Bool) -> [Effect] {
+        let showing = top.place == .assistive
+        if active && showing {
+            pop()
+            return [
+                .event(.sound("assistive-back")),
+                .event(.announce(Announcement(adventure.messages.assistiveBack, category: .narrative))),
+            ]
+        }
+        if !active && !showing {
+            push(.assistive)
+            return [.event(.sound("assistive-lost"))]
+        }
+        return []
+    }
+
+    private mutating func hint(now: Int64) -> [Effect] {
+        let messages = adventure.messages
+        guard case .level(let position, var levelState) = top.place, !level(at: position).hints.isEmpty else {
+            return [.event(.announce(Announcement(messages.noHints, category: .hint)))]
+        }
+        let hints = level(at: position).hints
+        let unlocked = unlockedHints(levelState, at: position, now: now)
+        guard unlocked > 0 else {
+            return [.event(.announce(Announcement(messages.noHintYet, category: .hint)))]
+        }
+        let index = min(levelState.hintsHeard, unlocked - 1)
+        levelState.hintsHeard = index + 1
+        levelState.hintsNoticed = max(levelState.hintsNoticed, unlocked)
+        replaceTop(.level(position, levelState))
+        let text = Messages.format(
+            messages.hint,
+            ["n": "\(index + 1)", "count": "\(hints.count)", "text": hints[index]]
+        )
+        return [.event(.announce(Announcement(text, category: .hint)))]
+    }
+
+    func unlockedHints(_ levelState: LevelState, at position: LevelPosition, now: Int64) -> Int {
+        let count = level(at: position).hints.count
+        if options.hintsAtOnce { return count }
+        let elapsed = max(0, now - levelState.enteredAt)
+        return Int(min(Int64(count), elapsed / max(1, options.hintInterval)))
+    }
+}

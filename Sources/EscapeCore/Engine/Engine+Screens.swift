@@ -1,0 +1,204 @@
+extension Engine {
+    static let titleID = "title"
+    static let textID = "text"
+    static let storyID = "story"
+    static let questionID = "question"
+    static let answerFieldID = "answer"
+    static let doorID = "door"
+    static let continueID = "continue"
+    static let beginID = "begin"
+    static let backID = "back"
+    static let resumeID = "resume"
+    static let replayID = "replay"
+    static let menuLevelPrefix = "level-"
+    static let menuChapterPrefix = "chapter-"
+
+    /// Builds the screen a frame shows. Screens are derived from the state, never stored.
+    func makeScreen(for frame: Frame) -> Screen {
+        let messages = adventure.messages
+        switch frame.place {
+        case .intro(let page):
+            let content = adventure.intro[page]
+            return Screen(
+                id: "intro-\(page + 1)",
+                kind: .intro,
+                title: content.title,
+                elements: [
+                    Element(id: Self.titleID, label: content.title, traits: [.header]),
+                    Element(id: Self.textID, label: content.text, traits: [.staticText]),
+                    Element(id: Self.continueID, label: messages.continueButton, traits: [.button]),
+                ],
+                magicTap: ScreenGesture(action: "continue", label: messages.continueGesture),
+                escape: ScreenGesture(action: "skipIntro", label: messages.skipIntroGesture)
+            )
+        case .chapter(let index):
+            let chapter = adventure.chapters[index]
+            let heading = Messages.format(messages.chapterHeading, ["n": "\(index + 1)", "title": chapter.title])
+            return Screen(
+                id: "chapter-\(chapter.id)",
+                kind: .chapter,
+                title: heading,
+                elements: [
+                    Element(id: Self.titleID, label: heading, traits: [.header]),
+                    Element(id: Self.textID, label: chapter.description, traits: [.staticText]),
+                    Element(id: Self.beginID, label: messages.beginButton, traits: [.button]),
+                ],
+                magicTap: ScreenGesture(action: "begin", label: messages.beginGesture),
+                escape: ScreenGesture(action: "menu", label: messages.menuGesture)
+            )
+        case .level(let position, let levelState):
+            let level = level(at: position)
+            return Screen(
+                id: "level-\(level.id)",
+                kind: .level,
+                title: level.title,
+                elements: [
+                    Element(id: Self.titleID, label: level.title, traits: [.header]),
+                    Element(id: Self.storyID, label: level.story, traits: [.staticText]),
+                ] + puzzleElements(level.puzzle, levelState.puzzle),
+                magicTap: ScreenGesture(action: "hint", label: messages.hintGesture),
+                escape: ScreenGesture(action: "menu", label: messages.menuGesture)
+            )
+        case .menu:
+            return Screen(
+                id: "menu",
+                kind: .menu,
+                title: messages.menuTitle,
+                elements: menuElements(),
+                magicTap: nil,
+                escape: ScreenGesture(action: "back", label: messages.backGesture)
+            )
+        case .assistive:
+            return Screen(
+                id: "assistive",
+                kind: .assistive,
+                title: messages.assistiveTitle,
+                elements: [
+                    Element(id: Self.titleID, label: messages.assistiveTitle, traits: [.header]),
+                    Element(id: Self.textID, label: messages.assistiveText, traits: [.staticText]),
+                    Element(id: Self.resumeID, label: messages.resumeButton, traits: [.button]),
+                ],
+                magicTap: nil,
+                escape: nil
+            )
+        case .end:
+            return Screen(
+                id: "end",
+                kind: .end,
+                title: adventure.ending.title,
+                elements: [
+                    Element(id: Self.titleID, label: adventure.ending.title, traits: [.header]),
+                    Element(id: Self.textID, label: adventure.ending.text, traits: [.staticText]),
+                    Element(id: Self.replayID, label: messages.replayButton, traits: [.button]),
+                ],
+                magicTap: ScreenGesture(action: "replay", label: messages.replayGesture),
+                escape: ScreenGesture(action: "menu", label: messages.menuGesture)
+            )
+        }
+    }
+
+    private func puzzleElements(_ puzzle: Puzzle, _ puzzleState: PuzzleState) -> [Element] {
+        switch (puzzle, puzzleState) {
+        case (.closedQuestion(let question), .closed(let order)):
+            return [Element(id: Self.questionID, label: question.question, traits: [.staticText])]
+                + order.map { index in
+                    let answer = question.answers[index]
+                    return Element(id: answer.id, label: answer.label, traits: [.button])
+                }
+        case (.openQuestion(let question), .open(let text)):
+            return [
+                Element(id: Self.questionID, label: question.question, traits: [.staticText]),
+                Element(id: Self.answerFieldID, label: question.field, value: text, traits: [.textField]),
+            ]
+        case (.rotor(let rotorPuzzle), .rotor(_, let items)):
+            let clues = rotorPuzzle.clues.indices.map { index in
+                Element(id: "clue-\(index + 1)", label: rotorPuzzle.clues[index], traits: [.staticText])
+            }
+            let door = Element(
+                id: Self.doorID,
+                label: rotorPuzzle.door,
+                value: items[0].map { rotorPuzzle.codes[$0] },
+                traits: [.button],
+                rotors: [rotorPuzzle.rotor, rotorPuzzle.clueRotor]
+            )
+            return clues + [door]
+        case (.customActions(let actionPuzzle), .custom(let choices)):
+            return actionPuzzle.objects.indices.map { index in
+                let object = actionPuzzle.objects[index]
+                return Element(
+                    id: object.id,
+                    label: object.label,
+                    value: choices[index].map { object.actions[$0].name } ?? adventure.messages.noActionYet,
+                    traits: [.button],
+                    actions: object.actions.map(\.name)
+                )
+            }
+        case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _):
+            preconditionFailure("a level's state always matches its puzzle")
+        }
+    }
+
+    private func menuElements() -> [Element] {
+        let messages = adventure.messages
+        var elements = [Element(id: Self.titleID, label: messages.menuTitle, traits: [.header])]
+        let playing = playingPosition
+        for (chapterIndex, chapter) in adventure.chapters.enumerated() {
+            let statuses = chapter.levels.indices.map { status(of: LevelPosition(chapter: chapterIndex, level: $0)) }
+            elements.append(
+                Element(
+                    id: Self.menuChapterPrefix + chapter.id,
+                    label: Messages.format(messages.menuChapter, ["n": "\(chapterIndex + 1)", "title": chapter.title]),
+                    value: statuses.allSatisfy({ $0 == .complete }) ? messages.statusComplete : nil,
+                    traits: [.header]
+                )
+            )
+            for (levelIndex, level) in chapter.levels.enumerated() {
+                let position = LevelPosition(chapter: chapterIndex, level: levelIndex)
+                let status = statuses[levelIndex]
+                var traits: [Trait] = [.button]
+                if status == .locked { traits.append(.notEnabled) }
+                if position == playing { traits.append(.selected) }
+                elements.append(
+                    Element(
+                        id: Self.menuLevelPrefix + level.id,
+                        label: Messages.format(
+                            messages.menuLevel,
+                            ["chapter": "\(chapterIndex + 1)", "n": "\(levelIndex + 1)", "title": level.title]
+                        ),
+                        value: status.word(in: messages),
+                        traits: traits
+                    )
+                )
+            }
+        }
+        elements.append(Element(id: Self.backID, label: messages.backButton, traits: [.button]))
+        return elements
+    }
+
+    /// The level the player is on under the menu, or the one they would carry on with.
+    var playingPosition: LevelPosition? {
+        for frame in state.stack.reversed() {
+            if case .level(let position, _) = frame.place { return position }
+        }
+        return state.progress.current
+    }
+
+    enum LevelStatus {
+        case complete, current, open, locked
+
+        func word(in messages: Messages) -> String {
+            switch self {
+            case .complete: messages.statusComplete
+            case .current: messages.statusCurrent
+            case .open: messages.statusOpen
+            case .locked: messages.statusLocked
+            }
+        }
+    }
+
+    func status(of position: LevelPosition) -> LevelStatus {
+        if position == playingPosition { return .current }
+        if state.progress.completed.contains(level(at: position).id) { return .complete }
+        return isUnlocked(position) ? .open : .locked
+    }
+}

@@ -1,0 +1,305 @@
+/// Settings of a game that are not part of the story.
+public struct EngineOptions: Sendable, Hashable {
+    /// Milliseconds between two hints unlocking.
+    public var hintInterval: Int64
+    /// Unlock every hint as soon as a level starts.
+    public var hintsAtOnce: Bool
+    /// Seed of the generator that shuffles answers.
+    public var seed: UInt64
+
+    /// Creates options; the defaults are the game's defaults.
+    public init(hintInterval: Int64 = 30_000, hintsAtOnce: Bool = false, seed: UInt64 = 0) {
+        self.hintInterval = hintInterval
+        self.hintsAtOnce = hintsAtOnce
+        self.seed = seed
+    }
+}
+
+/// The game as a pure state machine: commands and the time in, effects out.
+///
+/// The engine does no I/O and reads no clock: its owner passes the time (milliseconds on any
+/// monotonic scale) with every call, performs the effects it returns, and saves progress when asked.
+/// A command it refuses throws a ``CommandRefusal`` and leaves the state exactly as it was.
+public struct Engine: Sendable {
+    /// The adventure being played.
+    public let adventure: Adventure
+    /// The game's settings.
+    public let options: EngineOptions
+    var state: GameState
+    /// Grows by one with every change of state a front end could notice.
+    public private(set) var generation = 0
+    /// The last thing said (not counting echoes), for `repeatAnnouncement`.
+    public private(set) var lastAnnouncement: Announcement?
+
+    /// Starts a game.
+    ///
+    /// - Parameters:
+    ///   - adventure: The validated adventure.
+    ///   - options: Hint timing and the seed.
+    ///   - progress: What a save restored, or ``Progress/fresh``.
+    ///   - now: The current time in milliseconds.
+    public init(adventure: Adventure, options: EngineOptions = EngineOptions(), progress: Progress, now: Int64) {
+        self.adventure = adventure
+        self.options = options
+        let progress = Self.sanitized(progress, for: adventure)
+        state = GameState(rng: SeededGenerator(seed: options.seed), progress: progress, stack: [], visits: 0)
+        if progress.completed.isEmpty && progress.current == LevelPosition(chapter: 0, level: 0) {
+            state.stack = [Frame(place: .intro(page: 0))]
+        } else if let current = progress.current {
+            state.stack = [Frame(place: .level(current, makeLevelState(at: current, now: now)))]
+        } else {
+            state.stack = [Frame(place: .end)]
+        }
+    }
+
+    /// What a front end needs to show the game as it starts: a welcome back, the screen and the focus.
+    public func opening() -> [Effect] {
+        var effects: [Effect] = []
+        if case .level(let position, _) = top.place {
+            let title = level(at: position).title
+            effects.append(
+                .event(
+                    .announce(
+                        Announcement(
+                            Messages.format(adventure.messages.welcomeBack, ["title": title]),
+                            category: .narrative
+                        )
+                    )
+                )
+            )
+        }
+        return effects + arrivalEffects()
+    }
+
+    /// Applies a command.
+    ///
+    /// - Parameters:
+    ///   - command: What the front end asks.
+    ///   - now: The current time in milliseconds.
+    /// - Returns: What to tell the front end and what to save, in order.
+    /// - Throws: ``CommandRefusal`` when the command makes no sense now; nothing changes then.
+    public mutating func apply(_ command: GameCommand, now: Int64) throws(CommandRefusal) -> [Effect] {
+        let before = state
+        let focusBefore = focus
+        var effects: [Effect]
+        do {
+            effects = try perform(command, now: now)
+        } catch {
+            state = before
+            throw error
+        }
+        effects += settle(after: before, focusBefore: focusBefore)
+        for case .event(.announce(let announcement)) in effects where announcement.category != .echo {
+            lastAnnouncement = announcement
+        }
+        return effects
+    }
+
+    /// Lets time pass: announces hints that unlocked since the last call.
+    ///
+    /// - Parameter now: The current time in milliseconds.
+    /// - Returns: What to tell the front end.
+    public mutating func advanceTime(to now: Int64) -> [Effect] {
+        guard !options.hintsAtOnce, case .level(let position, var levelState) = top.place else { return [] }
+        let unlocked = unlockedHints(levelState, at: position, now: now)
+        guard unlocked > levelState.hintsNoticed else { return [] }
+        levelState.hintsNoticed = unlocked
+        replaceTop(.level(position, levelState))
+        generation += 1
+        let announcement = Announcement(adventure.messages.hintReady, category: .hint)
+        lastAnnouncement = announcement
+        return [.event(.sound("hint")), .event(.announce(announcement))]
+    }
+
+    /// When the next hint unlocks, if one is waiting, in the same milliseconds as `now`.
+    public var nextDeadline: Int64? {
+        guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
+        let count = level(at: position).hints.count
+        guard levelState.hintsNoticed < count else { return nil }
+        return levelState.enteredAt + Int64(levelState.hintsNoticed + 1) * options.hintInterval
+    }
+
+    /// What the player has earned.
+    public var progress: Progress { state.progress }
+
+    /// The screen on show.
+    public var screen: Screen { makeScreen(for: top) }
+
+    /// The focused element.
+    public var focus: FocusState {
+        let screen = screen
+        let index = min(top.focus, screen.elements.count - 1)
+        return FocusState(screen: screen.id, element: screen.elements[index], index: index + 1, count: screen.elements.count)
+    }
+
+    /// The rotor of the focused element, if it has one.
+    public var rotor: RotorState? {
+        guard case .level(_, let levelState) = top.place, case .rotor(let current, let items) = levelState.puzzle,
+            let puzzle = currentRotorPuzzle, focus.element.id == Self.doorID
+        else { return nil }
+        let names = [puzzle.rotor, puzzle.clueRotor]
+        let entries = current == 0 ? puzzle.codes : puzzle.clues
+        let item = items[current]
+        return RotorState(
+            element: Self.doorID,
+            rotor: names[current],
+            rotorIndex: current + 1,
+            rotorCount: names.count,
+            item: item.map { entries[$0] },
+            itemIndex: item.map { $0 + 1 },
+            itemCount: entries.count
+        )
+    }
+
+    /// The custom actions of the focused element, if it has any.
+    public var actions: ActionList? {
+        let element = focus.element
+        guard !element.actions.isEmpty else { return nil }
+        return ActionList(element: element.id, actions: element.actions)
+    }
+
+    /// Where the player stands, for `progress` events.
+    public var progressSummary: ProgressSummary {
+        let order = allPositions.map { level(at: $0).id }
+        return ProgressSummary(
+            chapter: state.progress.current.map { $0.chapter + 1 },
+            level: state.progress.current.map { $0.level + 1 },
+            completed: order.filter { state.progress.completed.contains($0) },
+            total: order.count
+        )
+    }
+
+    // MARK: - Settling a command
+
+    /// Adds what changed on screen after a command: a new screen and focus, or just the focus.
+    private mutating func settle(after before: GameState, focusBefore: FocusState) -> [Effect] {
+        guard state != before else { return [] }
+        generation += 1
+        if state.visits != before.visits {
+            var effects = arrivalEffects()
+            if top.place == .end {
+                effects += [.event(.sound("escaped")), .event(.ended(.escaped))]
+            }
+            return effects
+        }
+        let now = focus
+        guard now != focusBefore else { return [] }
+        return now.element.id == focusBefore.element.id ? [.event(.focus(now))] : focusEffects()
+    }
+
+    /// The screen, then the focus.
+    private func arrivalEffects() -> [Effect] {
+        [.event(.screen(screen))] + focusEffects()
+    }
+
+    /// The focus, then the rotor and the actions of the focused element when it has them.
+    private func focusEffects() -> [Effect] {
+        var effects: [Effect] = [.event(.focus(focus))]
+        if let rotor { effects.append(.event(.rotor(rotor))) }
+        if let actions { effects.append(.event(.actions(actions))) }
+        return effects
+    }
+
+    // MARK: - State
+
+    /// Everything that changes as the game is played.
+    struct GameState: Hashable, Sendable {
+        var rng: SeededGenerator
+        var progress: Progress
+        /// The screens on show: the bottom one is where the player plays; the menu and the assistive
+        /// screen go on top of it and come off again.
+        var stack: [Frame]
+        /// Counts arrivals on a screen, so a screen is sent again even when it is the same one.
+        var visits: Int
+    }
+
+    /// A screen on the stack and where focus is on it.
+    struct Frame: Hashable, Sendable {
+        var place: Place
+        var focus = 0
+    }
+
+    /// The screens of the game.
+    enum Place: Hashable, Sendable {
+        case intro(page: Int)
+        case chapter(Int)
+        case level(LevelPosition, LevelState)
+        case menu
+        case assistive
+        case end
+    }
+
+    var top: Frame {
+        guard let frame = state.stack.last else { preconditionFailure("the screen stack is never empty") }
+        return frame
+    }
+
+    mutating func replaceTop(_ place: Place) {
+        state.stack[state.stack.count - 1].place = place
+    }
+
+    mutating func setFocus(_ index: Int) {
+        state.stack[state.stack.count - 1].focus = index
+    }
+
+    /// Shows `place` as the only screen.
+    mutating func enter(_ place: Place, focus: Int = 0) {
+        state.stack = [Frame(place: place, focus: focus)]
+        state.visits += 1
+    }
+
+    /// Shows `place` over the current screen.
+    mutating func push(_ place: Place, focus: Int = 0) {
+        state.stack.append(Frame(place: place, focus: focus))
+        state.visits += 1
+    }
+
+    /// Takes the top screen off, back to the one under it, exactly as it was.
+    mutating func pop() {
+        precondition(state.stack.count > 1, "only pushed screens are popped")
+        state.stack.removeLast()
+        state.visits += 1
+    }
+
+    // MARK: - Adventure lookups
+
+    func level(at position: LevelPosition) -> Level {
+        adventure.chapters[position.chapter].levels[position.level]
+    }
+
+    var allPositions: [LevelPosition] {
+        adventure.chapters.indices.flatMap { chapter in
+            adventure.chapters[chapter].levels.indices.map { LevelPosition(chapter: chapter, level: $0) }
+        }
+    }
+
+    func position(after position: LevelPosition) -> LevelPosition? {
+        if position.level + 1 < adventure.chapters[position.chapter].levels.count {
+            return LevelPosition(chapter: position.chapter, level: position.level + 1)
+        }
+        if position.chapter + 1 < adventure.chapters.count {
+            return LevelPosition(chapter: position.chapter + 1, level: 0)
+        }
+        return nil
+    }
+
+    func isUnlocked(_ position: LevelPosition) -> Bool {
+        if state.progress.completed.contains(level(at: position).id) || position == state.progress.current {
+            return true
+        }
+        return allPositions.first { !state.progress.completed.contains(level(at: $0).id) } == position
+    }
+
+    /// Drops what a save says that this adventure does not have.
+    private static func sanitized(_ progress: Progress, for adventure: Adventure) -> Progress {
+        let ids = Set(adventure.chapters.flatMap { $0.levels.map(\.id) })
+        var current = progress.current
+        if let position = current,
+            !adventure.chapters.indices.contains(position.chapter)
+                || !adventure.chapters[position.chapter].levels.indices.contains(position.level)
+        {
+            current = LevelPosition(chapter: 0, level: 0)
+        }
+        return Progress(completed: progress.completed.intersection(ids), current: current)
+    }
+}

@@ -1,0 +1,169 @@
+/// How urgently an announcement should be spoken.
+public enum Priority: String, Sendable, Hashable, CaseIterable {
+    /// After whatever is being said.
+    case polite
+    /// Interrupting whatever is being said.
+    case assertive
+}
+
+/// What an announcement is, so a front end may style or filter it.
+public enum AnnouncementCategory: String, Sendable, Hashable, CaseIterable {
+    /// Story and descriptions.
+    case narrative
+    /// The game's response to what the player did.
+    case feedback
+    /// A hint, or news about hints.
+    case hint
+    /// Something went wrong.
+    case error
+    /// The player's own input, repeated back.
+    case echo
+}
+
+/// Something said to the player.
+public struct Announcement: Sendable, Hashable {
+    /// What to say.
+    public var text: String
+    /// How urgently.
+    public var priority: Priority
+    /// What kind of message it is.
+    public var category: AnnouncementCategory
+
+    /// Creates an announcement.
+    public init(_ text: String, priority: Priority = .polite, category: AnnouncementCategory) {
+        self.text = text
+        self.priority = priority
+        self.category = category
+    }
+}
+
+/// The focused element and where it is on its screen.
+public struct FocusState: Sendable, Hashable {
+    /// The screen it belongs to.
+    public var screen: String
+    /// The element.
+    public var element: Element
+    /// Its 1-based position.
+    public var index: Int
+    /// How many elements the screen has.
+    public var count: Int
+}
+
+/// The rotor of the focused element: which one is current and which item it points at.
+public struct RotorState: Sendable, Hashable {
+    /// The element the rotor belongs to.
+    public var element: String
+    /// The current rotor's name.
+    public var rotor: String
+    /// Its 1-based position among the element's rotors.
+    public var rotorIndex: Int
+    /// How many rotors the element has.
+    public var rotorCount: Int
+    /// The current item, or `nil` before the first step.
+    public var item: String?
+    /// The current item's 1-based position, or `nil` before the first step.
+    public var itemIndex: Int?
+    /// How many items the rotor has.
+    public var itemCount: Int
+}
+
+/// The custom actions of the focused element.
+public struct ActionList: Sendable, Hashable {
+    /// The element.
+    public var element: String
+    /// Its actions' names; their 1-based positions are the indices `action` takes.
+    public var actions: [String]
+}
+
+/// How an answer was judged.
+public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    /// The level is solved.
+    case correct
+    /// Wrong; the player stays on the level.
+    case wrong
+    /// Not an answer at all (an empty field, no code chosen).
+    case malformed
+}
+
+/// The verdict on an answer.
+public struct AnswerResult: Sendable, Hashable {
+    /// The verdict.
+    public var outcome: Outcome
+    /// The level it is about.
+    public var level: String
+}
+
+/// Where the player stands in the game.
+public struct ProgressSummary: Sendable, Hashable {
+    /// 1-based chapter of the current level, or `nil` once the game is finished.
+    public var chapter: Int?
+    /// 1-based level of the current level within its chapter, or `nil` once the game is finished.
+    public var level: Int?
+    /// Ids of the solved levels, in playing order.
+    public var completed: [String]
+    /// How many levels the adventure has.
+    public var total: Int
+}
+
+/// How a game ended.
+public enum EndReason: String, Sendable, Hashable, CaseIterable {
+    /// The player solved the last level.
+    case escaped
+    /// The front end asked to quit.
+    case quit
+}
+
+/// What the game tells its front end, in order. The session adds the protocol's own events.
+public enum GameEvent: Sendable, Hashable {
+    /// A new screen, whole.
+    case screen(Screen)
+    /// The focused element.
+    case focus(FocusState)
+    /// Something to say.
+    case announce(Announcement)
+    /// The current rotor and item.
+    case rotor(RotorState)
+    /// The custom actions of the focused element.
+    case actions(ActionList)
+    /// The verdict on an answer.
+    case result(AnswerResult)
+    /// A named sound cue.
+    case sound(String)
+    /// The game reached its end.
+    case ended(EndReason)
+}
+
+/// What the engine asks its owner to do: tell the front end something, or save progress.
+public enum Effect: Sendable, Hashable {
+    /// Send an event to the front end.
+    case event(GameEvent)
+    /// Write progress to the save, then report it with a `progress` event.
+    case save(Progress)
+}
+
+/// Why a command was refused. The game's state is unchanged when one is thrown.
+public struct CommandRefusal: Error, Sendable, Hashable {
+    /// Why, in a word.
+    public enum Code: String, Sendable, Hashable {
+        /// The command makes no sense on this screen or element.
+        case notNow = "not_now"
+        /// A parameter is out of range or names nothing.
+        case invalidParams = "invalid_params"
+        /// The level asked for is not unlocked yet.
+        case locked
+    }
+
+    /// Why, in a word.
+    public var code: Code
+    /// Why, in a sentence for developers.
+    public var message: String
+    /// The offending parameter, if one is to blame.
+    public var field: String?
+
+    /// Creates a refusal.
+    public init(_ code: Code, _ message: String, field: String? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+}

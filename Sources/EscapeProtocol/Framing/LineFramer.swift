@@ -1,0 +1,76 @@
+/// Splits a byte stream into lines, with a bound on how much of a line it keeps.
+///
+/// Lines end with `\n`; a `\r` before it is dropped. A line longer than the limit is not buffered:
+/// its bytes are counted and thrown away until its end, where it is reported as ``Frame/tooLong(length:)``.
+/// Feed it bytes in pieces of any size: the frames are the same.
+public struct LineFramer: Sendable {
+    /// One framed line.
+    public enum Frame: Sendable, Hashable {
+        /// A complete line without its terminator.
+        case line([UInt8])
+        /// A line over the limit; `length` is its size in bytes without the terminator.
+        case tooLong(length: Int)
+    }
+
+    /// The protocol's limit on a line, terminator excluded: 1 MiB.
+    public static let defaultMaximumLineLength = 1 << 20
+
+    /// The longest line kept, in bytes without the terminator.
+    public let maximumLineLength: Int
+    private var buffer: [UInt8] = []
+    private var discarded: Int?
+
+    /// Creates a framer.
+    ///
+    /// - Parameter maximumLineLength: The longest line kept, in bytes.
+    public init(maximumLineLength: Int = Self.defaultMaximumLineLength) {
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Takes in bytes and returns the lines they complete.
+    ///
+    /// - Parameter bytes: The next bytes of the stream.
+    /// - Returns: The frames completed by these bytes, in order.
+    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Frame] {
+        var frames: [Frame] = []
+        var rest = bytes[...]
+        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            append(rest[rest.startIndex..<newline])
+            frames.append(takeFrame())
+            rest = rest[rest.index(after: newline)...]
+        }
+        append(rest)
+        return frames
+    }
+
+    /// Ends the stream: a last line without a terminator is returned as a line.
+    ///
+    /// - Returns: The unterminated last frame, if there was one.
+    public mutating func finish() -> Frame? {
+        guard !buffer.isEmpty || discarded != nil else { return nil }
+        return takeFrame()
+    }
+
+    private mutating func append(_ piece: some Collection<UInt8>) {
+        if let count = discarded {
+            discarded = count + piece.count
+        } else if buffer.count + piece.count > maximumLineLength + 1 {
+            // One byte of slack keeps a `\r` that the terminator may still follow.
+            discarded = buffer.count + piece.count
+            buffer = []
+        } else {
+            buffer.append(contentsOf: piece)
+        }
+    }
+
+    private mutating func takeFrame() -> Frame {
+        defer {
+            buffer.removeAll(keepingCapacity: buffer.count <= 4096)
+            discarded = nil
+        }
+        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+        if let count = discarded { return .tooLong(length: count) }
+        if buffer.count > maximumLineLength { return .tooLong(length: buffer.count) }
+        return .line(buffer)
+    }
+}

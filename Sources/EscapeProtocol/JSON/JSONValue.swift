@@ -1,0 +1,50 @@
+/// A JSON value, as read from or written to the wire.
+///
+/// Integers and other numbers are kept apart so `3` stays an integer and `3.5` is not mistaken for one.
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number without fraction or exponent that fits in 64 bits.
+    case int(Int)
+    /// Any other finite number.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object; keys are unique.
+    case object([String: JSONValue])
+
+    /// The JSON type's name, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int, .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value.
+    public init(integerLiteral value: Int) { self = .int(value) }
+    /// A boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array value.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object value; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+}

@@ -1,0 +1,70 @@
+public import EscapeCore
+
+/// A request id: whatever the client chose, a string or an integer, echoed back as `replyTo`.
+public enum RequestID: Sendable, Hashable {
+    /// An integer id.
+    case int(Int)
+    /// A string id.
+    case string(String)
+
+    /// The id as JSON.
+    public var json: JSONValue {
+        switch self {
+        case .int(let value): .int(value)
+        case .string(let value): .string(value)
+        }
+    }
+}
+
+/// What a client says about itself in `hello`.
+public struct ClientHello: Sendable, Hashable {
+    /// The client's name.
+    public var client: String?
+    /// The protocol version it speaks.
+    public var protocolVersion: Int
+    /// What it can do (free-form flags).
+    public var capabilities: [String]
+    /// What its keys are called, by command name (`next`: "LNDN", say), for teaching texts.
+    public var keys: [String: String]
+
+    /// Creates a hello.
+    public init(client: String?, protocolVersion: Int, capabilities: [String] = [], keys: [String: String] = [:]) {
+        self.client = client
+        self.protocolVersion = protocolVersion
+        self.capabilities = capabilities
+        self.keys = keys
+    }
+}
+
+/// Every command of the protocol.
+public enum Command: Sendable, Hashable {
+    /// The handshake.
+    case hello(ClientHello)
+    /// A gesture or game request, handled by the engine.
+    case game(GameCommand)
+    /// Asks for the whole state again: screen, focus, progress.
+    case state
+    /// Asks for nothing: the `done` proves the engine is alive and caught up.
+    case ping
+    /// Lets time pass (virtual clock) or waits (real clock).
+    case wait(milliseconds: Int)
+    /// Ends the session.
+    case quit
+}
+
+/// A command with its envelope.
+public struct Request: Sendable, Hashable {
+    /// The client's id for the request, echoed as `replyTo`.
+    public var id: RequestID?
+    /// The state generation the client saw; the command is refused as stale when it has moved on.
+    public var ifGen: Int?
+    /// The command.
+    public var command: Command
+
+    /// Creates a request.
+    public init(id: RequestID? = nil, ifGen: Int? = nil, command: Command) {
+        self.id = id
+        self.ifGen = ifGen
+        self.command = command
+    }
+}

@@ -1,0 +1,222 @@
+import EscapeCore
+
+/// Turns one framed line into a request, or into the error the protocol answers it with.
+public enum CommandDecoder {
+    /// The longest text `input` accepts, in characters.
+    public static let maximumInputLength = 1000
+    /// The longest `wait`, in milliseconds: one day.
+    public static let maximumWait = 86_400_000
+
+    /// What a line turned out to be.
+    public enum Outcome: Sendable, Hashable {
+        /// A request to carry out.
+        case request(Request)
+        /// An empty line or one of blanks: ignored, no reply.
+        case blank
+        /// A line answered with an error; `replyTo` is its id when one could be read.
+        case failure(ProtocolError, replyTo: RequestID?)
+    }
+
+    /// Decodes one line (without its terminator).
+    ///
+    /// - Parameter line: The line's bytes.
+    /// - Returns: The request, or why there is none.
+    public static func decode(_ line: [UInt8]) -> Outcome {
+        guard String(validating: line, as: UTF8.self) != nil else {
+            return .failure(ProtocolError(.invalidUTF8, "the line is not valid UTF-8"), replyTo: nil)
+        }
+        var bytes = line[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+        let value: JSONValue
+        do {
+            value = try JSONReader.read(bytes)
+        } catch {
+            let code: ErrorCode = error.kind == .tooDeep ? .tooDeep : .malformedJSON
+            return .failure(ProtocolError(code, "not valid JSON: \(error)"), replyTo: nil)
+        }
+        guard case .object(let object) = value else {
+            return .failure(
+                ProtocolError(.notAnObject, "a command is a JSON object, not \(value.typeName == "array" ? "an" : "a") \(value.typeName)"),
+                replyTo: nil
+            )
+        }
+        var fields = Fields(object: object)
+        do {
+            let id = try fields.requestID()
+            fields.replyTo = id
+            let ifGen = try fields.optionalInt("ifGen", in: 0...Int.max)
+            let command = try decodeCommand(&fields)
+            return .request(Request(id: id, ifGen: ifGen, command: command))
+        } catch {
+            return .failure(error, replyTo: fields.replyTo)
+        }
+    }
+
+    private static func decodeCommand(_ fields: inout Fields) throws(ProtocolError) -> Command {
+        let type = try fields.string("type")
+        switch type {
+        case "hello":
+            return .hello(
+                ClientHello(
+                    client: try fields.optionalString("client"),
+                    protocolVersion: try fields.int("protocol", in: 0...Int.max),
+                    capabilities: try fields.optionalStrings("capabilities") ?? [],
+                    keys: try fields.optionalStringMap("keys") ?? [:]
+                )
+            )
+        case "next": return .game(.next)
+        case "previous": return .game(.previous)
+        case "first": return .game(.first)
+        case "last": return .game(.last)
+        case "focus": return .game(.focus(element: try fields.string("element")))
+        case "activate": return .game(.activate(element: try fields.optionalString("element")))
+        case "rotor": return .game(.rotor(try fields.enumeration("direction", Direction.self)))
+        case "rotorItem": return .game(.rotorItem(try fields.enumeration("direction", Direction.self)))
+        case "action":
+            if let index = try fields.optionalInt("index", in: 1...Int.max) { return .game(.action(.index(index))) }
+            if let name = try fields.optionalString("name") { return .game(.action(.name(name))) }
+            throw ProtocolError(.invalidParams, "action needs a name or an index", field: "name")
+        case "adjust": return .game(.adjust(try fields.enumeration("direction", AdjustDirection.self)))
+        case "input":
+            let text = try fields.string("text")
+            guard text.count <= maximumInputLength else {
+                throw ProtocolError(
+                    .invalidParams,
+                    "text is longer than \(maximumInputLength) characters",
+                    field: "text"
+                )
+            }
+            return .game(.input(text: text, element: try fields.optionalString("element")))
+        case "magicTap": return .game(.magicTap)
+        case "escape": return .game(.escape)
+        case "hint": return .game(.hint)
+        case "menu": return .game(.menu)
+        case "goto":
+            return .game(
+                .goto(
+                    chapter: try fields.int("chapter", in: 1...Int.max),
+                    level: try fields.int("level", in: 1...Int.max)
+                )
+            )
+        case "replay": return .game(.replay)
+        case "assistive": return .game(.assistive(active: try fields.bool("active")))
+        case "repeat": return .game(.repeatAnnouncement)
+        case "state": return .state
+        case "ping": return .ping
+        case "wait": return .wait(milliseconds: try fields.int("ms", in: 0...maximumWait))
+        case "quit": return .quit
+        default:
+            throw ProtocolError(.unknownCommand, "unknown command \"\(type)\"", field: "type")
+        }
+    }
+}
+
+/// Reads a command's fields, naming the field in every error.
+private struct Fields {
+    let object: [String: JSONValue]
+    var replyTo: RequestID?
+
+    init(object: [String: JSONValue]) {
+        self.object = object
+    }
+
+    func requestID() throws(ProtocolError) -> RequestID? {
+        switch object["id"] {
+        case nil, .null: return nil
+        case .int(let value): return .int(value)
+        case .string(let value): return .string(value)
+        case .some(let other):
+            throw ProtocolError(.invalidParams, "id must be a string or an integer, not a \(other.typeName)", field: "id")
+        }
+    }
+
+    private func mismatch(_ name: String, _ expected: String, _ found: JSONValue) -> ProtocolError {
+        ProtocolError(.invalidParams, "\(name) must be \(expected), not a \(found.typeName)", field: name)
+    }
+
+    private func missing(_ name: String) -> ProtocolError {
+        ProtocolError(.invalidParams, "missing required field \(name)", field: name)
+    }
+
+    func optionalString(_ name: String) throws(ProtocolError) -> String? {
+        switch object[name] {
+        case nil, .null: return nil
+        case .string(let value): return value
+        case .some(let other): throw mismatch(name, "a string", other)
+        }
+    }
+
+    func string(_ name: String) throws(ProtocolError) -> String {
+        guard let value = try optionalString(name) else { throw missing(name) }
+        return value
+    }
+
+    func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+        switch object[name] {
+        case nil, .null: return nil
+        case .int(let value):
+            guard range.contains(value) else {
+                let bound = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
+                throw ProtocolError(.invalidParams, "\(name) must be \(bound)", field: name)
+            }
+            return value
+        case .double(let value) where value.rounded() == value:
+            throw ProtocolError(.invalidParams, "\(name) is out of range", field: name)
+        case .some(let other): throw mismatch(name, "an integer", other)
+        }
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+        guard let value = try optionalInt(name, in: range) else { throw missing(name) }
+        return value
+    }
+
+    func bool(_ name: String) throws(ProtocolError) -> Bool {
+        switch object[name] {
+        case nil, .null: throw missing(name)
+        case .bool(let value): return value
+        case .some(let other): throw mismatch(name, "a boolean", other)
+        }
+    }
+
+    func enumeration<Value: RawRepresentable & CaseIterable>(
+        _ name: String,
+        _ type: Value.Type
+    ) throws(ProtocolError) -> Value where Value.RawValue == String {
+        let raw = try string(name)
+        guard let value = Value(rawValue: raw) else {
+            let choices = Value.allCases.map(\.rawValue).joined(separator: " or ")
+            throw ProtocolError(.invalidParams, "\(name) must be \(choices)", field: name)
+        }
+        return value
+    }
+
+    func optionalStrings(_ name: String) throws(ProtocolError) -> [String]? {
+        switch object[name] {
+        case nil, .null: return nil
+        case .array(let values):
+            var strings: [String] = []
+            for value in values {
+                guard case .string(let text) = value else { throw mismatch(name, "an array of strings", value) }
+                strings.append(text)
+            }
+            return strings
+        case .some(let other): throw mismatch(name, "an array of strings", other)
+        }
+    }
+
+    func optionalStringMap(_ name: String) throws(ProtocolError) -> [String: String]? {
+        switch object[name] {
+        case nil, .null: return nil
+        case .object(let members):
+            var map: [String: String] = [:]
+            for (key, value) in members {
+                guard case .string(let text) = value else { throw mismatch("\(name).\(key)", "a string", value) }
+                map[key] = text
+            }
+            return map
+        case .some(let other): throw mismatch(name, "an object of strings", other)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+public import EscapeCore
+
+/// What the engine says about itself in `hello`.
+public struct ServerHello: Sendable, Hashable {
+    /// The protocol version it speaks.
+    public var protocolVersion: Int
+    /// The engine's version.
+    public var engineVersion: String
+    /// The locale of the adventure being played.
+    public var locale: String
+    /// The adventure's id.
+    public var adventureID: String
+    /// The adventure's title.
+    public var adventureTitle: String
+    /// What the engine offers (flags; a missing flag means "not offered").
+    public var capabilities: [String]
+
+    /// Creates a hello.
+    public init(
+        protocolVersion: Int,
+        engineVersion: String,
+        locale: String,
+        adventureID: String,
+        adventureTitle: String,
+        capabilities: [String]
+    ) {
+        self.protocolVersion = protocolVersion
+        self.engineVersion = engineVersion
+        self.locale = locale
+        self.adventureID = adventureID
+        self.adventureTitle = adventureTitle
+        self.capabilities = capabilities
+    }
+}
+
+/// Every event of the protocol.
+public enum Event: Sendable, Hashable {
+    /// The engine introduces itself.
+    case hello(ServerHello)
+    /// A game event.
+    case game(GameEvent)
+    /// Progress, and whether it is safely saved.
+    case progress(ProgressSummary, saved: Bool)
+    /// A command or line was refused; nothing changed.
+    case error(ProtocolError)
+    /// The command is settled: all its events were sent.
+    case done
+    /// The session is over; nothing follows.
+    case bye
+}
+
+/// An event with the envelope fields every line carries.
+public struct StampedEvent: Sendable, Hashable {
+    /// Its place in the output, from 1.
+    public var seq: Int
+    /// The id of the command it answers, if any.
+    public var replyTo: RequestID?
+    /// The state generation once the command was applied.
+    public var generation: Int
+    /// The event.
+    public var event: Event
+
+    /// Creates a stamped event.
+    public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event) {
+        self.seq = seq
+        self.replyTo = replyTo
+        self.generation = generation
+        self.event = event
+    }
+}

@@ -1,0 +1,138 @@
+import EscapeCore
+
+/// Writes events in their wire form: one JSON object per line, keys sorted.
+public enum EventEncoder {
+    /// The protocol version this engine speaks.
+    public static let protocolVersion = 1
+
+    /// Appends one event's line, `\n` included, to `output`.
+    ///
+    /// - Parameters:
+    ///   - stamped: The event and its envelope.
+    ///   - output: Receives UTF-8 bytes.
+    public static func encode(_ stamped: StampedEvent, into output: inout [UInt8]) {
+        JSONWriter.write(json(stamped), into: &output)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    /// The event as a JSON object.
+    public static func json(_ stamped: StampedEvent) -> JSONValue {
+        var object = body(stamped.event, generation: stamped.generation)
+        object["seq"] = .int(stamped.seq)
+        if let replyTo = stamped.replyTo { object["replyTo"] = replyTo.json }
+        return .object(object)
+    }
+
+    private static func body(_ event: Event, generation: Int) -> [String: JSONValue] {
+        switch event {
+        case .hello(let hello):
+            return [
+                "type": "hello",
+                "protocol": .int(hello.protocolVersion),
+                "engine": .string(hello.engineVersion),
+                "locale": .string(hello.locale),
+                "adventure": ["id": .string(hello.adventureID), "title": .string(hello.adventureTitle)],
+                "capabilities": .array(hello.capabilities.map(JSONValue.string)),
+                "gen": .int(generation),
+            ]
+        case .game(let gameEvent):
+            return body(gameEvent, generation: generation)
+        case .progress(let summary, let saved):
+            return [
+                "type": "progress",
+                "chapter": summary.chapter.map(JSONValue.int) ?? .null,
+                "level": summary.level.map(JSONValue.int) ?? .null,
+                "completed": .array(summary.completed.map(JSONValue.string)),
+                "total": .int(summary.total),
+                "saved": .bool(saved),
+            ]
+        case .error(let error):
+            var object: [String: JSONValue] = [
+                "type": "error", "code": .string(error.code.rawValue), "message": .string(error.message),
+            ]
+            if let field = error.field { object["field"] = .string(field) }
+            return object
+        case .done:
+            return ["type": "done", "gen": .int(generation)]
+        case .bye:
+            return ["type": "bye"]
+        }
+    }
+
+    private static func body(_ event: GameEvent, generation: Int) -> [String: JSONValue] {
+        switch event {
+        case .screen(let screen):
+            return [
+                "type": "screen",
+                "gen": .int(generation),
+                "screen": .string(screen.id),
+                "kind": .string(screen.kind.rawValue),
+                "title": .string(screen.title),
+                "elements": .array(screen.elements.map(json)),
+                "magicTap": json(screen.magicTap),
+                "escape": json(screen.escape),
+            ]
+        case .focus(let focus):
+            return [
+                "type": "focus",
+                "gen": .int(generation),
+                "screen": .string(focus.screen),
+                "element": json(focus.element),
+                "index": .int(focus.index),
+                "count": .int(focus.count),
+            ]
+        case .announce(let announcement):
+            return [
+                "type": "announce",
+                "text": .string(announcement.text),
+                "priority": .string(announcement.priority.rawValue),
+                "category": .string(announcement.category.rawValue),
+            ]
+        case .rotor(let rotor):
+            return [
+                "type": "rotor",
+                "element": .string(rotor.element),
+                "rotor": .string(rotor.rotor),
+                "rotorIndex": .int(rotor.rotorIndex),
+                "rotorCount": .int(rotor.rotorCount),
+                "item": rotor.item.map(JSONValue.string) ?? .null,
+                "itemIndex": rotor.itemIndex.map(JSONValue.int) ?? .null,
+                "itemCount": .int(rotor.itemCount),
+            ]
+        case .actions(let list):
+            return [
+                "type": "actions",
+                "element": .string(list.element),
+                "actions": .array(
+                    list.actions.enumerated().map { offset, name in
+                        ["index": .int(offset + 1), "name": .string(name)]
+                    }
+                ),
+            ]
+        case .result(let result):
+            return ["type": "result", "outcome": .string(result.outcome.rawValue), "level": .string(result.level)]
+        case .sound(let name):
+            return ["type": "sound", "name": .string(name)]
+        case .ended(let reason):
+            return ["type": "ended", "reason": .string(reason.rawValue)]
+        }
+    }
+
+    private static func json(_ element: Element) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(element.id),
+            "label": .string(element.label),
+            "traits": .array(element.traits.map { .string($0.rawValue) }),
+        ]
+        if let hint = element.hint { object["hint"] = .string(hint) }
+        if let value = element.value { object["value"] = .string(value) }
+        if !element.rotors.isEmpty { object["rotors"] = .array(element.rotors.map(JSONValue.string)) }
+        if !element.actions.isEmpty { object["actions"] = .array(element.actions.map(JSONValue.string)) }
+        return .object(object)
+    }
+
+    private static func json(_ gesture: ScreenGesture?) -> JSONValue {
+        guard let gesture else { return .null }
+        return ["action": .string(gesture.action), "label": .string(gesture.label)]
+    }
+}

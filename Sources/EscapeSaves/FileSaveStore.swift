@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps progress in a file, replaced atomically: a crash leaves the old save or the new one, never a mix.
+///
+/// Each save writes a temporary file beside the target, flushes it to disk, renames it over the
+/// target and flushes the directory. The directory is created with user-only permissions.
+public final class FileSaveStore: SaveStore {
+    /// The save file.
+    public let path: String
+
+    /// Creates a store for `path`; nothing is read or written yet.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The default save file: `$XDG_STATE_HOME/escape-from-blindness/progress.json`, where
+    /// `XDG_STATE_HOME` defaults to `~/.local/state`.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The path.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let state: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            state = xdg
+        } else {
+            state = (environment["HOME"] ?? ".") + "/.local/state"
+        }
+        return state + "/escape-from-blindness/progress.json"
+    }
+
+    /// `file PATH`.
+    public var location: String { "file \(path)" }
+
+    /// Reads the save; a missing file means a new game.
+    public func load() throws(SaveError) -> SaveData? {
+        guard let bytes = try SystemCalls.readFile(path) else { return nil }
+        return try SaveData.decode(bytes)
+    }
+
+    /// Writes `data` atomically.
+    public func save(_ data: SaveData) throws(SaveError) {
+        let directory = Self.directory(of: path)
+        try SystemCalls.makeDirectories(directory, mode: 0o700)
+        let temporary = "\(path).tmp-\(getpid())"
+        try SystemCalls.writeFileSynced(temporary, bytes: data.encoded(), mode: 0o600)
+        do {
+            try SystemCalls.rename(temporary, to: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try SystemCalls.syncDirectory(directory)
+    }
+
+    /// Renames the save to `PATH.unreadable-N`, the first N not taken.
+    public func moveAside() throws(SaveError) -> String? {
+        var number = 1
+        var target = "\(path).unreadable-\(number)"
+        while access(target, F_OK) == 0 {
+            number += 1
+            target = "\(path).unreadable-\(number)"
+        }
+        try SystemCalls.rename(path, to: target)
+        return target
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

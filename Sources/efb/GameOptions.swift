@@ -1,0 +1,62 @@
+import ArgumentParser
+import EscapeContent
+import EscapeCore
+import EscapeRuntime
+import EscapeSaves
+import Foundation
+
+/// How a clock is chosen on the command line.
+enum ClockChoice: String, ExpressibleByArgument, CaseIterable {
+    case real, virtual
+}
+
+/// The options every way of playing shares.
+struct GameOptions: ParsableArguments {
+    @Option(help: "Seed of the generator that shuffles answers; the same seed gives the same game.")
+    var seed: UInt64 = 1
+
+    @Option(help: "real: the monotonic clock. virtual: time moves only with the wait command.")
+    var clock: ClockChoice = .real
+
+    @Option(help: "The save file (default: $XDG_STATE_HOME/escape-from-blindness/progress.json).")
+    var save: String?
+
+    @Flag(help: "Keep progress in memory only: nothing is read from or written to disk.")
+    var memorySave = false
+
+    @Option(help: "Language of the adventure (default: from LC_ALL, LC_MESSAGES or LANG).")
+    var locale: String?
+
+    @Option(help: "Play an adventure file instead of the shipped one.")
+    var adventure: String?
+
+    @Option(help: "Seconds between two hints unlocking.")
+    var hintInterval: Double = 30
+
+    @Flag(help: "Unlock every hint as soon as a level starts.")
+    var hintsAtOnce = false
+
+    func validate() throws {
+        if memorySave && save != nil { throw ValidationError("--save and --memory-save cannot be used together.") }
+        if !(hintInterval > 0 && hintInterval <= 86_400) {
+            throw ValidationError("--hint-interval must be more than 0 and at most 86400 seconds.")
+        }
+    }
+
+    /// Loads the adventure and restores progress: a session ready to start.
+    func makeSession() throws -> Session {
+        let environment = ProcessInfo.processInfo.environment
+        let story: Adventure
+        if let adventure {
+            story = try AdventureLoader.load(from: URL(fileURLWithPath: adventure))
+        } else {
+            let locale = locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+            story = try AdventureLoader.bundled(locale: locale)
+        }
+        let store: any SaveStore =
+            memorySave ? InMemorySaveStore() : FileSaveStore(path: save ?? FileSaveStore.defaultPath(environment: environment))
+        let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
+        let options = EngineOptions(hintInterval: Int64(hintInterval * 1000), hintsAtOnce: hintsAtOnce, seed: seed)
+        return Session(adventure: story, options: options, store: store, clock: gameClock)
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import EscapeContent
+import EscapeRuntime
+import Foundation
+
+/// `efb pipe`: the plain NDJSON pipe on standard input and output.
+struct Pipe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play through the JSON protocol on standard input and output (one JSON object per line)."
+    )
+
+    @OptionGroup var game: GameOptions
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let session: Session
+        do {
+            session = try game.makeSession()
+        } catch let error as ContentError {
+            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
+            throw ExitCode(65)
+        }
+        PipeFrontEnd(session: session).run()
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import EscapeContent
+import EscapeCore
+import Foundation
+
+/// `efb validate FILE...`: checks adventure files and reports every problem with its path.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check adventure files; every problem is reported as FILE: PATH: PROBLEM."
+    )
+
+    @Argument(help: "Adventure files to check.")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+                let levels = adventure.chapters.reduce(0) { $0 + $1.levels.count }
+                print("\(file): ok (\(adventure.chapters.count) chapters, \(levels) levels, locale \(adventure.locale))")
+            } catch {
+                failed = true
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
