@@ -79,6 +79,15 @@ public struct Engine: Sendable {
     /// - Returns: What to tell the front end and what to save, in order.
     /// - Throws: ``CommandRefusal`` when the command makes no sense now; nothing changes then.
     public mutating func apply(_ command: GameCommand, now: Int64) throws(CommandRefusal) -> [Effect] {
+        // A command that names its element moves focus first, so the focus is told before the outcome.
+        switch command {
+        case .activate(.some(let id)):
+            return try apply(.focus(element: id), now: now) + apply(.activate(element: nil), now: now)
+        case .input(let text, .some(let id)):
+            return try apply(.focus(element: id), now: now) + apply(.input(text: text, element: nil), now: now)
+        default:
+            break
+        }
         let before = state
         let focusBefore = focus
         var effects: [Effect]

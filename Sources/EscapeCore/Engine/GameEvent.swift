@@ -73,6 +73,12 @@ public struct ActionList: Sendable, Hashable {
     public var element: String
     /// Its actions' names; their 1-based positions are the indices `action` takes.
     public var actions: [String]
+
+    /// Creates a list.
+    public init(element: String, actions: [String]) {
+        self.element = element
+        self.actions = actions
+    }
 }
 
 /// How an answer was judged.
@@ -91,6 +97,12 @@ public struct AnswerResult: Sendable, Hashable {
     public var outcome: Outcome
     /// The level it is about.
     public var level: String
+
+    /// Creates a verdict.
+    public init(outcome: Outcome, level: String) {
+        self.outcome = outcome
+        self.level = level
+    }
 }
 
 /// Where the player stands in the game.

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Validate NDJSON lines against the protocol's JSON Schemas (draft 2020-12).
+
+Usage: validate.py events FILE...    every line must be a valid event; seq must count up from its first value
+       validate.py commands FILE...  every line must be a valid command
+
+Exits 0 when every line is valid, 1 otherwise, printing one line per problem on stderr.
+Uses only the `jsonschema` package (Debian: python3-jsonschema).
+"""
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+SCHEMAS = pathlib.Path(__file__).resolve().parent.parent / "schema"
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("events", "commands"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    kind = argv[1]
+    schema = json.loads((SCHEMAS / ("event" if kind == "events" else "command")).with_suffix(".schema.json").read_text())
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    validator = validator_class(schema)
+    problems = 0
+    lines = 0
+    for name in argv[2:]:
+        previous_seq = None
+        with open(name, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.endswith(b"\n"):
+                    print(f"{name}:{number}: the last line has no newline", file=sys.stderr)
+                    problems += 1
+                try:
+                    text = raw.decode("utf-8").rstrip("\n")
+                except UnicodeDecodeError as error:
+                    print(f"{name}:{number}: not UTF-8: {error}", file=sys.stderr)
+                    problems += 1
+                    continue
+                if kind == "commands" and not text.strip():
+                    continue
+                if any(c in text for c in "\u2028\u2029\u0085"):
+                    print(f"{name}:{number}: unescaped U+2028, U+2029 or U+0085", file=sys.stderr)
+                    problems += 1
+                try:
+                    message = json.loads(text)
+                except ValueError as error:
+                    print(f"{name}:{number}: not JSON: {error}", file=sys.stderr)
+                    problems += 1
+                    continue
+                lines += 1
+                errors = sorted(validator.iter_errors(message), key=lambda e: list(e.path))
+                for error in errors:
+                    best = jsonschema.exceptions.best_match([error])
+                    print(f"{name}:{number}: {best.message} at {list(best.absolute_path)}", file=sys.stderr)
+                    problems += 1
+                if kind == "events" and isinstance(message, dict) and isinstance(message.get("seq"), int):
+                    if previous_seq is not None and message["seq"] != previous_seq + 1:
+                        print(f"{name}:{number}: seq {message['seq']} does not follow {previous_seq}", file=sys.stderr)
+                        problems += 1
+                    previous_seq = message["seq"]
+    print(f"{lines} {kind} checked, {problems} problems", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
