@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EscapeRuntimeTests",
-            dependencies: ["EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
+            dependencies: ["EscapeCore", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
             swiftSettings: strictSettings
         ),
     ]

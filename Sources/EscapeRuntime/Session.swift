@@ -53,6 +53,16 @@ public final class Session {
                         + "it is left untouched and this game will not be saved"
                 )
             )
+        } catch .system(let operation, let path, let code) {
+            // Unreadable but maybe intact: never overwrite what the player may have earned.
+            savesEnabled = false
+            let reason = SaveError.system(operation: operation, path: path, errno: code)
+            startupErrors.append(
+                ProtocolError(
+                    .saveUnreadable,
+                    "the save (\(store.location)) could not be read: \(reason); a new game starts and will not be saved"
+                )
+            )
         } catch {
             var message = "the save (\(store.location)) could not be read: \(error); a new game starts"
             do {

@@ -1,0 +1,69 @@
+import EscapeProtocol
+import Testing
+
+struct JSONReaderTests {
+    private func read(_ text: String) throws(JSONReadError) -> JSONValue {
+        try JSONReader.read(Array(text.utf8))
+    }
+
+    @Test func readsEveryKindOfValue() throws {
+        let value = try read(#" {"a": [1, -2.5, 3e2, true, false, null], "b": "x\u00e9\ud83d\ude00\n\"\\\/"} "#)
+        #expect(value == ["a": [1, .double(-2.5), .double(300), true, false, nil], "b": "xé😀\n\"\\/"])
+    }
+
+    @Test func keepsLargeIntegersExact() throws {
+        #expect(try read("9007199254740993") == .int(9_007_199_254_740_993))
+        #expect(try read("1.0") == .double(1))
+    }
+
+    @Test(
+        arguments: [
+            ("{", JSONReadError.Kind.syntax), ("{\"a\":1,}", .syntax), ("[1 2]", .syntax), ("'a'", .syntax),
+            ("{\"a\":01}", .syntax), ("tru", .syntax), ("\"\u{1}\"", .syntax), ("\"a\\x\"", .syntax), ("{} {}", .syntax),
+            ("1e400", .numberOutOfRange), ("-1e999", .numberOutOfRange), ("\"\\ud800\"", .loneSurrogate),
+            ("\"\\udc00x\"", .loneSurrogate), ("\"\\ud800\\u0041\"", .loneSurrogate), ("{\"a\":1,\"a\":2}", .duplicateKey),
+            ("", .syntax), ("nul", .syntax), ("\"abc", .syntax),
+        ]
+    )
+    func refusesBadInput(_ sample: (String, JSONReadError.Kind)) {
+        #expect(throws: JSONReadError.self) { try read(sample.0) }
+        do {
+            _ = try read(sample.0)
+        } catch {
+            #expect(error.kind == sample.1, "\(sample.0)")
+        }
+    }
+
+    @Test func refusesDeepNestingWithoutRecursingFurther() {
+        let deep = String(repeating: "[", count: 100_000)
+        do {
+            _ = try read(deep)
+            Issue.record("deep nesting must be refused")
+        } catch {
+            #expect(error.kind == .tooDeep)
+            #expect(error.offset == JSONReader.maximumDepth)
+        }
+        let allowed = String(repeating: "[", count: JSONReader.maximumDepth) + String(repeating: "]", count: JSONReader.maximumDepth)
+        #expect(throws: Never.self) { try read(allowed) }
+    }
+
+    @Test func bigIntegersBecomeDoubles() throws {
+        #expect(try read("123456789012345678901234567890") == .double(1.2345678901234568e29))
+    }
+}
+
+struct JSONWriterTests {
+    @Test func sortsKeysAndWritesCompactly() {
+        #expect(JSONWriter.string(["b": 1, "a": [true, nil], "c": "x"]) == #"{"a":[true,null],"b":1,"c":"x"}"#)
+    }
+
+    @Test func escapesLineSeparatorsAndControls() {
+        let text = JSONWriter.string(.string("a\u{2028}b\u{2029}c\u{85}d\u{0}e\u{7F}\t\"\\/é"))
+        #expect(text == #""a\u2028b\u2029c\u0085d\u0000e\u007f\t\"\\/é""#)
+    }
+
+    @Test func whatItWritesReadsBackTheSame() throws {
+        let value: JSONValue = ["text": "line\nbreak \u{2028} 😀", "n": -42, "d": .double(0.25), "list": [[:], []]]
+        #expect(try JSONReader.read(Array(JSONWriter.string(value).utf8)) == value)
+    }
+}

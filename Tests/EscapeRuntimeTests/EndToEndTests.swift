@@ -1,0 +1,81 @@
+import EscapeProtocol
+import Foundation
+import Testing
+
+/// The built `efb` executable, driven through its pipe like any client would.
+struct EndToEndTests {
+    @Test func theExecutablePlaysTheWholeGameAndEveryLineValidates() throws {
+        let commands = try Array(Data(contentsOf: Support.examples.appendingPathComponent("full-game.commands.ndjson")))
+        let result = try Support.run(["pipe", "--seed", "1", "--clock", "virtual", "--memory-save"], input: commands)
+        #expect(result.status == 0, "\(result.stderr)")
+        let golden = try Array(Data(contentsOf: Support.examples.appendingPathComponent("full-game.transcript.ndjson")))
+        #expect(result.stdout == golden)
+        let events = try Support.events(result.stdout)
+        #expect(events.contains { $0["type"] == "screen" && $0["kind"] == "end" })
+        let validation = try Support.validate("events", result.stdout)
+        #expect(validation.ok, "\(validation.report)")
+        let commandValidation = try Support.validate("commands", commands)
+        #expect(commandValidation.ok, "\(commandValidation.report)")
+    }
+
+    @Test func theExampleTranscriptsInProtocolValidate() throws {
+        let folder = Support.examples
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let bytes = try Array(Data(contentsOf: folder.appendingPathComponent(name)))
+            let kind = name.hasSuffix(".commands.ndjson") ? "commands" : name.hasSuffix(".transcript.ndjson") ? "events" : nil
+            guard let kind else { continue }
+            let validation = try Support.validate(kind, bytes)
+            #expect(validation.ok, "\(name): \(validation.report)")
+        }
+    }
+
+    @Test func aRealClockAnnouncesAHintWithoutBeingAsked() throws {
+        let input = Array(
+            """
+            {"type":"escape"}
+            {"type":"activate","element":"begin"}
+            {"type":"wait","ms":400}
+            {"type":"quit"}
+
+            """.utf8
+        )
+        let result = try Support.run(["pipe", "--memory-save", "--hint-interval", "0.2"], input: input)
+        let events = try Support.events(result.stdout)
+        let hint = events.first { $0["type"] == "announce" && $0["category"] == "hint" }
+        #expect(hint != nil)
+    }
+
+    @Test func validateReportsEveryProblemWithItsPath() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = Support.root.appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
+        var text = try String(contentsOf: good, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""answer": "135""#, with: #""answer": "999""#)
+        text = text.replacingOccurrences(of: #""id": "stones-count""#, with: #""id": "stones-memory""#)
+        let broken = folder.appendingPathComponent("broken.json")
+        try text.write(to: broken, atomically: true, encoding: .utf8)
+        let result = try Support.run(["validate", good.path, broken.path], input: [])
+        #expect(result.status == 1)
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("en.json: ok (4 chapters, 12 levels"))
+        #expect(result.stderr.contains("broken.json: $.chapters[2].levels[0].puzzle.answer: \"999\" is not one of the codes"))
+        #expect(result.stderr.contains("broken.json: $.chapters[1].levels[1].id: duplicate level id \"stones-memory\""))
+
+        let wrongType = folder.appendingPathComponent("type.json")
+        try text.replacingOccurrences(of: #""hints": ["#, with: #""hints": 3, "x": ["#).write(to: wrongType, atomically: true, encoding: .utf8)
+        let typed = try Support.run(["validate", wrongType.path], input: [])
+        #expect(typed.stderr.contains("type.json: $.chapters[0].levels[0].hints: expected an array"), "\(typed.stderr)")
+    }
+
+    @Test func aBrokenAdventureStopsThePipeWithAPlainMessage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-broken-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("adventure.json")
+        try Data(#"{"format":1}"#.utf8).write(to: file)
+        let result = try Support.run(["pipe", "--memory-save", "--adventure", file.path], input: [])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("adventure.json: $: missing required key"))
+    }
+}

@@ -1,0 +1,107 @@
+import EscapeContent
+import EscapeCore
+import EscapeProtocol
+import EscapeRuntime
+import EscapeSaves
+import Foundation
+import Testing
+
+/// Paths and helpers shared by the runtime and end-to-end tests.
+enum Support {
+    /// The package's root folder.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let examples = root.appendingPathComponent("Protocol/examples")
+
+    static let adventure: Adventure = {
+        do {
+            return try AdventureLoader.bundled(locale: "en")
+        } catch {
+            fatalError("the shipped adventure must load: \(error)")
+        }
+    }()
+
+    /// A session as `efb pipe --seed 1 --clock virtual --memory-save` makes it.
+    static func session(store: any SaveStore = InMemorySaveStore(), seed: UInt64 = 1) -> Session {
+        Session(
+            adventure: adventure,
+            options: EngineOptions(hintInterval: 30_000, seed: seed),
+            store: store,
+            clock: VirtualClock()
+        )
+    }
+
+    /// Feeds `input` to a session through a framer, as the pipe does, and returns every line it writes.
+    static func transcript(of input: [UInt8], session: Session = session()) -> [UInt8] {
+        var output: [UInt8] = []
+        var framer = LineFramer()
+        for event in session.start() { EventEncoder.encode(event, into: &output) }
+        var frames = framer.feed(input)
+        if let last = framer.finish() { frames.append(last) }
+        for frame in frames where !session.isFinished {
+            for event in session.handle(frame) { EventEncoder.encode(event, into: &output) }
+        }
+        for event in session.finish() { EventEncoder.encode(event, into: &output) }
+        return output
+    }
+
+    /// The built `efb` executable, next to the test bundle.
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["EFB_BINARY"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efb")
+    }
+
+    /// Runs `efb` with `arguments`, `input` on its standard input, and returns its output and status.
+    static func run(_ arguments: [String], input: [UInt8]) throws -> (stdout: [UInt8], stderr: String, status: Int32) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        // Standard error is drained to a file so neither pipe can fill up and block the engine.
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (Array(output), String(decoding: errors, as: UTF8.self), process.terminationStatus)
+    }
+
+    /// Validates NDJSON against Protocol/ schemas with the independent Python validator.
+    static func validate(_ kind: String, _ bytes: [UInt8]) throws -> (ok: Bool, report: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("efb-\(UUID().uuidString).ndjson")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            ProcessInfo.processInfo.environment["EFB_PYTHON"] ?? "python3",
+            root.appendingPathComponent("Protocol/tools/validate.py").path, kind, file.path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus == 0, report)
+    }
+
+    /// Splits NDJSON output into parsed objects.
+    static func events(_ bytes: [UInt8]) throws -> [[String: JSONValue]] {
+        try bytes.split(separator: UInt8(ascii: "\n")).map { line in
+            guard case .object(let object) = try JSONReader.read(line) else {
+                throw CocoaError(.coderReadCorrupt)
+            }
+            return object
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import EscapeCore
+import EscapeSaves
+import Foundation
+import Testing
+
+/// A fresh directory under the system's temporary directory, removed afterwards.
+struct TemporaryDirectory: ~Copyable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "efb-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+struct SaveStoreTests {
+    private let data = SaveData(adventureID: "adv", completed: ["a", "b"], current: "c")
+
+    @Test func aSaveReadsBackTheSame() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileSaveStore(path: directory.path + "/state/efb/progress.json")
+        #expect(try store.load() == nil)
+        try store.save(data)
+        #expect(try store.load() == data)
+        try store.save(SaveData(adventureID: "adv", completed: [], current: nil))
+        #expect(try store.load()?.current == nil)
+    }
+
+    @Test func theFileIsVersionedJSONWithSortedKeys() throws {
+        let text = String(decoding: data.encoded(), as: UTF8.self)
+        #expect(text == #"{"adventure":"adv","completed":["a","b"],"current":"c","format":1}"# + "\n")
+    }
+
+    @Test func theDirectoryIsPrivateAndNoTemporaryFileIsLeft() throws {
+        let directory = try TemporaryDirectory()
+        let store = FileSaveStore(path: directory.path + "/new/progress.json")
+        try store.save(data)
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/new")
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/new") == ["progress.json"])
+    }
+
+    @Test(
+        arguments: [
+            "", "{", "[]", #"{"format":"1"}"#, #"{"format":1}"#, #"{"format":1,"adventure":"a","completed":[1],"current":null}"#,
+            #"{"format":1,"adventure":"a","completed":[],"current":5}"#, #"{"format":0,"adventure":"a","completed":[]}"#,
+        ]
+    )
+    func aDamagedFileIsReportedAsCorrupt(_ text: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/progress.json"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try FileSaveStore(path: path).load()
+        } throws: { error in
+            guard case .corrupt = error as? SaveError else { return false }
+            return true
+        }
+    }
+
+    @Test func aNewerFormatIsRecognised() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/progress.json"
+        try Data(#"{"format":2,"whatever":true}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: SaveError.newerFormat(2)) { try FileSaveStore(path: path).load() }
+    }
+
+    @Test func movingAsideKeepsTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/progress.json"
+        let store = FileSaveStore(path: path)
+        for round in 1...2 {
+            try Data("junk \(round)".utf8).write(to: URL(fileURLWithPath: path))
+            let aside = try store.moveAside()
+            #expect(aside == "\(path).unreadable-\(round)")
+            #expect(try String(contentsOfFile: "\(path).unreadable-\(round)", encoding: .utf8) == "junk \(round)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func anUnwritableLocationIsASystemError() throws {
+        let directory = try TemporaryDirectory()
+        try Data("file".utf8).write(to: URL(fileURLWithPath: directory.path + "/blocker"))
+        let store = FileSaveStore(path: directory.path + "/blocker/progress.json")
+        #expect {
+            try store.save(data)
+        } throws: { error in
+            guard case .system = error as? SaveError else { return false }
+            return true
+        }
+    }
+
+    @Test func theDefaultPathFollowsXDG() {
+        #expect(
+            FileSaveStore.defaultPath(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/p"])
+                == "/x/state/escape-from-blindness/progress.json"
+        )
+        #expect(
+            FileSaveStore.defaultPath(environment: ["HOME": "/home/p"])
+                == "/home/p/.local/state/escape-from-blindness/progress.json"
+        )
+        #expect(
+            FileSaveStore.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/p"])
+                == "/home/p/.local/state/escape-from-blindness/progress.json"
+        )
+    }
+
+    @Test func inMemoryStoresKeepTheLastSave() throws {
+        let store = InMemorySaveStore()
+        try store.save(data)
+        #expect(try store.load() == data)
+        #expect(store.saveCount == 1)
+    }
+}
