@@ -53,7 +53,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "EscapeCoreTests", dependencies: ["EscapeCore", "EscapeContent"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EscapeCoreTests",
+            dependencies: ["EscapeCore", "EscapeContent"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "EscapeProtocolTests", dependencies: ["EscapeProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeSavesTests",

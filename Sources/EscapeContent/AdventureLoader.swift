@@ -39,7 +39,10 @@ public enum AdventureLoader {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ContentError(file: name, problems: [.init(path: "$", message: "cannot read the file: \(error.localizedDescription)")])
+            throw ContentError(
+                file: name,
+                problems: [.init(path: "$", message: "cannot read the file: \(error.localizedDescription)")]
+            )
         }
         return try decode(data, file: name)
     }
@@ -55,7 +58,9 @@ public enum AdventureLoader {
         guard data.count <= maximumFileSize else {
             throw ContentError(
                 file: file,
-                problems: [.init(path: "$", message: "the file is \(data.count) bytes; the limit is \(maximumFileSize)")]
+                problems: [
+                    .init(path: "$", message: "the file is \(data.count) bytes; the limit is \(maximumFileSize)")
+                ]
             )
         }
         // The strict reader first: it names duplicate keys and syntax errors with their byte offset.

@@ -87,7 +87,9 @@ enum AdventureValidator {
         var problems: [ContentError.Problem] = []
         for (index, id) in ids.enumerated() {
             if id.isEmpty || reservedIDs.contains(id) || id.hasPrefix("clue-") {
-                problems.append(.init(path: "\(path)[\(index)].id", message: "\"\(id)\" is empty or reserved by the engine"))
+                problems.append(
+                    .init(path: "\(path)[\(index)].id", message: "\"\(id)\" is empty or reserved by the engine")
+                )
             }
             if !seen.insert(id).inserted {
                 problems.append(.init(path: "\(path)[\(index)].id", message: "duplicate id \"\(id)\""))

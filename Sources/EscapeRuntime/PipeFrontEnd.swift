@@ -1,3 +1,5 @@
+import EscapeProtocol
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EscapeProtocol
 
 /// The plain pipe: protocol lines in on one file descriptor, protocol lines out on another.
 ///

@@ -54,7 +54,7 @@ enum SystemCalls {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                retrying { write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
+                retrying { write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
             }
             guard written != -1 else { throw failure("write", path) }
             offset += written

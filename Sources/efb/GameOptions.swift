@@ -54,7 +54,8 @@ struct GameOptions: ParsableArguments {
             story = try AdventureLoader.bundled(locale: locale)
         }
         let store: any SaveStore =
-            memorySave ? InMemorySaveStore() : FileSaveStore(path: save ?? FileSaveStore.defaultPath(environment: environment))
+            memorySave
+            ? InMemorySaveStore() : FileSaveStore(path: save ?? FileSaveStore.defaultPath(environment: environment))
         let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
         let options = EngineOptions(hintInterval: Int64(hintInterval * 1000), hintsAtOnce: hintsAtOnce, seed: seed)
         return Session(adventure: story, options: options, store: store, clock: gameClock)

@@ -20,6 +20,12 @@ struct Pipe: ParsableCommand {
             FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
             throw ExitCode(65)
         }
+        if isatty(0) == 1 {
+            let note =
+                #"efb pipe: type one JSON command per line, e.g. {"type":"next"} or {"type":"activate"}; "#
+                + #"{"type":"quit"} ends. The protocol is in Protocol/README.md."# + "\n"
+            FileHandle.standardError.write(Data(note.utf8))
+        }
         PipeFrontEnd(session: session).run()
     }
 }

@@ -18,7 +18,9 @@ struct Validate: ParsableCommand {
             do {
                 let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
                 let levels = adventure.chapters.reduce(0) { $0 + $1.levels.count }
-                print("\(file): ok (\(adventure.chapters.count) chapters, \(levels) levels, locale \(adventure.locale))")
+                print(
+                    "\(file): ok (\(adventure.chapters.count) chapters, \(levels) levels, locale \(adventure.locale))"
+                )
             } catch {
                 failed = true
                 FileHandle.standardError.write(Data("\(error)\n".utf8))

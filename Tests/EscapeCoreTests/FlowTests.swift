@@ -102,7 +102,9 @@ struct FlowTests {
     }
 
     @Test func aRestoredGameResumesAtItsLevelWithAWelcome() {
-        let game = GameHarness(progress: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1)))
+        let game = GameHarness(
+            progress: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1))
+        )
         #expect(game.screen.id == "level-cellar-water")
         let opening = game.engine.opening()
         guard case .event(.announce(let welcome)) = opening.first else {

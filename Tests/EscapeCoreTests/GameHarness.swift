@@ -26,7 +26,8 @@ struct GameHarness {
 
     /// Applies a command that must be accepted and returns its events.
     @discardableResult
-    mutating func send(_ command: GameCommand, sourceLocation: SourceLocation = #_sourceLocation) throws -> [GameEvent] {
+    mutating func send(_ command: GameCommand, sourceLocation: SourceLocation = #_sourceLocation) throws -> [GameEvent]
+    {
         let effects = try engine.apply(command, now: now)
         return record(effects)
     }
@@ -63,7 +64,9 @@ struct GameHarness {
         for index in 0..<(chapter - 1) {
             completed.formUnion(Self.adventure.chapters[index].levels.map(\.id))
         }
-        self = GameHarness(progress: Progress(completed: completed, current: LevelPosition(chapter: chapter - 1, level: 0)))
+        self = GameHarness(
+            progress: Progress(completed: completed, current: LevelPosition(chapter: chapter - 1, level: 0))
+        )
         if chapter == 1 {
             // A fresh game opens on the intro: skip it and begin, as a player would.
             try send(.escape)

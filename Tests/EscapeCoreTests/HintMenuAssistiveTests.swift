@@ -2,7 +2,9 @@ import EscapeCore
 import Testing
 
 struct HintTests {
-    private func atFirstLevel(_ options: EngineOptions = EngineOptions(hintInterval: 30_000, seed: 1)) throws -> GameHarness {
+    private func atFirstLevel(
+        _ options: EngineOptions = EngineOptions(hintInterval: 30_000, seed: 1)
+    ) throws -> GameHarness {
         var game = GameHarness(options: options)
         try game.send(.escape)
         try game.send(.activate(element: "begin"))
@@ -18,8 +20,12 @@ struct HintTests {
         #expect(ready.contains(.sound("hint")))
         #expect(ready.announcements == [GameHarness.adventure.messages.hintReady])
         #expect(game.wait(1).isEmpty)
-        #expect(try game.send(.hint).announcements == ["Hint 1 of 2: The answer is not something you carry in your hands."])
-        #expect(try game.send(.hint).announcements == ["Hint 1 of 2: The answer is not something you carry in your hands."])
+        #expect(
+            try game.send(.hint).announcements == ["Hint 1 of 2: The answer is not something you carry in your hands."]
+        )
+        #expect(
+            try game.send(.hint).announcements == ["Hint 1 of 2: The answer is not something you carry in your hands."]
+        )
         #expect(game.wait(30_000).announcements.count == 1)
         #expect(try game.send(.hint).announcements.first?.hasPrefix("Hint 2 of 2") == true)
         #expect(game.engine.nextDeadline == nil)
@@ -45,7 +51,10 @@ struct HintTests {
     @Test func aLevelWithoutHintsSaysSo() throws {
         var adventure = GameHarness.adventure
         adventure.chapters[0].levels[0].hints = []
-        var game = GameHarness(adventure: adventure, progress: Progress(completed: [], current: LevelPosition(chapter: 0, level: 0)))
+        var game = GameHarness(
+            adventure: adventure,
+            progress: Progress(completed: [], current: LevelPosition(chapter: 0, level: 0))
+        )
         game.now = 1_000_000
         #expect(try game.send(.hint).announcements == ["This level has no hints."])
     }
@@ -58,7 +67,9 @@ struct HintTests {
 
 struct MenuTests {
     @Test func theMenuMarksLevelsCompleteCurrentAndLocked() throws {
-        var game = GameHarness(progress: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1)))
+        var game = GameHarness(
+            progress: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1))
+        )
         let events = try game.send(.menu)
         #expect(events.screenIDs == ["menu"])
         #expect(game.focusID == "level-cellar-water")
@@ -91,7 +102,9 @@ struct MenuTests {
     }
 
     @Test func activatingACompletedLevelReplaysIt() throws {
-        var game = GameHarness(progress: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1)))
+        var game = GameHarness(
+            progress: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1))
+        )
         try game.send(.menu)
         try game.send(.activate(element: "level-cellar-door"))
         #expect(game.screen.id == "level-cellar-door")

@@ -58,7 +58,10 @@ struct CommandDecoderTests {
     }
 
     @Test func acceptsAByteOrderMark() {
-        #expect(CommandDecoder.decode([0xEF, 0xBB, 0xBF] + Array(#"{"type":"ping"}"#.utf8)) == .request(Request(command: .ping)))
+        #expect(
+            CommandDecoder.decode([0xEF, 0xBB, 0xBF] + Array(#"{"type":"ping"}"#.utf8))
+                == .request(Request(command: .ping))
+        )
     }
 
     @Test(arguments: ["", "   ", "\t", " \r"])
@@ -75,11 +78,14 @@ struct CommandDecoderTests {
             ("true", .notAnObject), (String(repeating: "[", count: 100_000), .tooDeep),
             (#"{"type":"dance"}"#, .unknownCommand), (#"{}"#, .invalidParams), (#"{"type":3}"#, .invalidParams),
             (#"{"type":"focus"}"#, .invalidParams), (#"{"type":"focus","element":5}"#, .invalidParams),
-            (#"{"type":"rotor","direction":"up"}"#, .invalidParams), (#"{"type":"goto","chapter":0,"level":1}"#, .invalidParams),
-            (#"{"type":"goto","chapter":"1","level":1}"#, .invalidParams), (#"{"type":"wait","ms":-1}"#, .invalidParams),
+            (#"{"type":"rotor","direction":"up"}"#, .invalidParams),
+            (#"{"type":"goto","chapter":0,"level":1}"#, .invalidParams),
+            (#"{"type":"goto","chapter":"1","level":1}"#, .invalidParams),
+            (#"{"type":"wait","ms":-1}"#, .invalidParams),
             (#"{"type":"wait","ms":99999999999}"#, .invalidParams), (#"{"type":"wait","ms":1.5}"#, .invalidParams),
             (#"{"type":"wait","ms":1e300}"#, .invalidParams), (#"{"type":"action"}"#, .invalidParams),
-            (#"{"type":"action","index":0}"#, .invalidParams), (#"{"type":"assistive","active":"yes"}"#, .invalidParams),
+            (#"{"type":"action","index":0}"#, .invalidParams),
+            (#"{"type":"assistive","active":"yes"}"#, .invalidParams),
             (#"{"type":"next","id":[1]}"#, .invalidParams), (#"{"type":"next","ifGen":"3"}"#, .invalidParams),
             (#"{"type":"hello"}"#, .invalidParams), (#"{"type":"hello","protocol":1,"keys":{"a":1}}"#, .invalidParams),
         ]
@@ -89,7 +95,10 @@ struct CommandDecoderTests {
     }
 
     @Test func refusesInvalidUTF8() {
-        #expect(CommandDecoder.decode([0x7B, 0xFF, 0x7D]) == .failure(ProtocolError(.invalidUTF8, "the line is not valid UTF-8"), replyTo: nil))
+        #expect(
+            CommandDecoder.decode([0x7B, 0xFF, 0x7D])
+                == .failure(ProtocolError(.invalidUTF8, "the line is not valid UTF-8"), replyTo: nil)
+        )
         let overlong: [UInt8] = Array(#"{"type":"input","text":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)
         guard case .failure(let error, _) = CommandDecoder.decode(overlong) else {
             Issue.record("an overlong encoding is not UTF-8")

@@ -19,9 +19,11 @@ struct JSONReaderTests {
     @Test(
         arguments: [
             ("{", JSONReadError.Kind.syntax), ("{\"a\":1,}", .syntax), ("[1 2]", .syntax), ("'a'", .syntax),
-            ("{\"a\":01}", .syntax), ("tru", .syntax), ("\"\u{1}\"", .syntax), ("\"a\\x\"", .syntax), ("{} {}", .syntax),
+            ("{\"a\":01}", .syntax), ("tru", .syntax), ("\"\u{1}\"", .syntax), ("\"a\\x\"", .syntax),
+            ("{} {}", .syntax),
             ("1e400", .numberOutOfRange), ("-1e999", .numberOutOfRange), ("\"\\ud800\"", .loneSurrogate),
-            ("\"\\udc00x\"", .loneSurrogate), ("\"\\ud800\\u0041\"", .loneSurrogate), ("{\"a\":1,\"a\":2}", .duplicateKey),
+            ("\"\\udc00x\"", .loneSurrogate), ("\"\\ud800\\u0041\"", .loneSurrogate),
+            ("{\"a\":1,\"a\":2}", .duplicateKey),
             ("", .syntax), ("nul", .syntax), ("\"abc", .syntax),
         ]
     )
@@ -43,7 +45,9 @@ struct JSONReaderTests {
             #expect(error.kind == .tooDeep)
             #expect(error.offset == JSONReader.maximumDepth)
         }
-        let allowed = String(repeating: "[", count: JSONReader.maximumDepth) + String(repeating: "]", count: JSONReader.maximumDepth)
+        let allowed =
+            String(repeating: "[", count: JSONReader.maximumDepth)
+            + String(repeating: "]", count: JSONReader.maximumDepth)
         #expect(throws: Never.self) { try read(allowed) }
     }
 

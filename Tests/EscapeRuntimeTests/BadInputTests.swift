@@ -80,7 +80,17 @@ struct BadInputTests {
         let generation = session.engine.generation
         _ = session.handle(Request(command: .game(.next)))
         let events = session.handle(Request(id: .int(1), ifGen: generation, command: .game(.next)))
-        #expect(events.map(\.event) == [.error(ProtocolError(.stale, "the state has moved on to generation \(generation + 1) (the command expected \(generation))", field: "ifGen")), .done])
+        #expect(
+            events.map(\.event) == [
+                .error(
+                    ProtocolError(
+                        .stale,
+                        "the state has moved on to generation \(generation + 1) (the command expected \(generation))",
+                        field: "ifGen"
+                    )
+                ), .done,
+            ]
+        )
         #expect(session.engine.focus.index == 2)
         let fresh = session.handle(Request(ifGen: generation + 1, command: .game(.next)))
         #expect(session.engine.focus.index == 3)

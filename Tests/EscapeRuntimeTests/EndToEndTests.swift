@@ -22,7 +22,8 @@ struct EndToEndTests {
         let folder = Support.examples
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
             let bytes = try Array(Data(contentsOf: folder.appendingPathComponent(name)))
-            let kind = name.hasSuffix(".commands.ndjson") ? "commands" : name.hasSuffix(".transcript.ndjson") ? "events" : nil
+            let kind =
+                name.hasSuffix(".commands.ndjson") ? "commands" : name.hasSuffix(".transcript.ndjson") ? "events" : nil
             guard let kind else { continue }
             let validation = try Support.validate(kind, bytes)
             #expect(validation.ok, "\(name): \(validation.report)")
@@ -58,11 +59,19 @@ struct EndToEndTests {
         let result = try Support.run(["validate", good.path, broken.path], input: [])
         #expect(result.status == 1)
         #expect(String(decoding: result.stdout, as: UTF8.self).contains("en.json: ok (4 chapters, 12 levels"))
-        #expect(result.stderr.contains("broken.json: $.chapters[2].levels[0].puzzle.answer: \"999\" is not one of the codes"))
+        #expect(
+            result.stderr.contains(
+                "broken.json: $.chapters[2].levels[0].puzzle.answer: \"999\" is not one of the codes"
+            )
+        )
         #expect(result.stderr.contains("broken.json: $.chapters[1].levels[1].id: duplicate level id \"stones-memory\""))
 
         let wrongType = folder.appendingPathComponent("type.json")
-        try text.replacingOccurrences(of: #""hints": ["#, with: #""hints": 3, "x": ["#).write(to: wrongType, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: #""hints": ["#, with: #""hints": 3, "x": ["#).write(
+            to: wrongType,
+            atomically: true,
+            encoding: .utf8
+        )
         let typed = try Support.run(["validate", wrongType.path], input: [])
         #expect(typed.stderr.contains("type.json: $.chapters[0].levels[0].hints: expected an array"), "\(typed.stderr)")
     }

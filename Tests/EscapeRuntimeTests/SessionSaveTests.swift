@@ -27,7 +27,9 @@ struct SessionSaveTests {
             _ = session.handle(Request(command: .game(command)))
         }
         let saved = try FileSaveStore(path: path).load()
-        #expect(saved == SaveData(adventureID: "escape-from-blindness", completed: ["cellar-door"], current: "cellar-water"))
+        #expect(
+            saved == SaveData(adventureID: "escape-from-blindness", completed: ["cellar-door"], current: "cellar-water")
+        )
 
         let restored = Support.session(store: FileSaveStore(path: path))
         let opening = restored.start()

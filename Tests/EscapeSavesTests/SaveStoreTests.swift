@@ -46,8 +46,10 @@ struct SaveStoreTests {
 
     @Test(
         arguments: [
-            "", "{", "[]", #"{"format":"1"}"#, #"{"format":1}"#, #"{"format":1,"adventure":"a","completed":[1],"current":null}"#,
-            #"{"format":1,"adventure":"a","completed":[],"current":5}"#, #"{"format":0,"adventure":"a","completed":[]}"#,
+            "", "{", "[]", #"{"format":"1"}"#, #"{"format":1}"#,
+            #"{"format":1,"adventure":"a","completed":[1],"current":null}"#,
+            #"{"format":1,"adventure":"a","completed":[],"current":5}"#,
+            #"{"format":0,"adventure":"a","completed":[]}"#,
         ]
     )
     func aDamagedFileIsReportedAsCorrupt(_ text: String) throws {

@@ -6,7 +6,10 @@ extension Engine {
             case .next, .previous, .first, .last, .focus, .activate, .assistive, .repeatAnnouncement:
                 break
             case .rotor, .rotorItem, .action, .adjust, .input, .magicTap, .escape, .hint, .menu, .goto, .replay:
-                throw CommandRefusal(.notNow, "the assistive technology screen is showing; report assistive active first")
+                throw CommandRefusal(
+                    .notNow,
+                    "the assistive technology screen is showing; report assistive active first"
+                )
             }
         }
         switch command {

@@ -116,7 +116,8 @@ extension Engine {
     }
 
     mutating func turnRotor(_ direction: Direction) throws(CommandRefusal) -> [Effect] {
-        guard case .level(let position, var levelState) = top.place, case .rotor(let current, let items) = levelState.puzzle,
+        guard case .level(let position, var levelState) = top.place,
+            case .rotor(let current, let items) = levelState.puzzle,
             let puzzle = currentRotorPuzzle, focus.element.id == Self.doorID
         else { throw CommandRefusal(.notNow, "the focused element has no rotor") }
         let next = (current + (direction == .next ? 1 : -1) + items.count) % items.count
@@ -133,7 +134,8 @@ extension Engine {
         else { throw CommandRefusal(.notNow, "the focused element has no rotor") }
         let entries = current == 0 ? puzzle.codes : puzzle.clues
         let step = direction == .next ? 1 : -1
-        let item = items[current].map { ($0 + step + entries.count) % entries.count }
+        let item =
+            items[current].map { ($0 + step + entries.count) % entries.count }
             ?? (direction == .next ? 0 : entries.count - 1)
         items[current] = item
         levelState.puzzle = .rotor(current: current, items: items)

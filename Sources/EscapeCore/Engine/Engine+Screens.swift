@@ -13,7 +13,9 @@ extension Engine {
     static let menuLevelPrefix = "level-"
     static let menuChapterPrefix = "chapter-"
 
-    /// Builds the screen a frame shows. Screens are derived from the state, never stored.
+    /// Builds the screen a frame shows.
+    ///
+    /// Screens are derived from the state, never stored.
     func makeScreen(for frame: Frame) -> Screen {
         let messages = adventure.messages
         switch frame.place {

@@ -138,7 +138,12 @@ public struct Engine: Sendable {
     public var focus: FocusState {
         let screen = screen
         let index = min(top.focus, screen.elements.count - 1)
-        return FocusState(screen: screen.id, element: screen.elements[index], index: index + 1, count: screen.elements.count)
+        return FocusState(
+            screen: screen.id,
+            element: screen.elements[index],
+            index: index + 1,
+            count: screen.elements.count
+        )
     }
 
     /// The rotor of the focused element, if it has one.

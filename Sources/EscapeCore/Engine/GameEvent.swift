@@ -125,7 +125,9 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
     case quit
 }
 
-/// What the game tells its front end, in order. The session adds the protocol's own events.
+/// What the game tells its front end, in order.
+///
+/// The session adds the protocol's own events.
 public enum GameEvent: Sendable, Hashable {
     /// A new screen, whole.
     case screen(Screen)
@@ -153,7 +155,9 @@ public enum Effect: Sendable, Hashable {
     case save(Progress)
 }
 
-/// Why a command was refused. The game's state is unchanged when one is thrown.
+/// Why a command was refused.
+///
+/// The game's state is unchanged when one is thrown.
 public struct CommandRefusal: Error, Sendable, Hashable {
     /// Why, in a word.
     public enum Code: String, Sendable, Hashable {

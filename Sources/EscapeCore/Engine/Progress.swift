@@ -17,7 +17,9 @@ public struct LevelPosition: Sendable, Hashable, Comparable {
     }
 }
 
-/// What the player has earned: the levels solved and where to carry on. This is what a save holds.
+/// What the player has earned: the levels solved and where to carry on.
+///
+/// This is what a save holds.
 public struct Progress: Sendable, Hashable {
     /// Ids of the solved levels.
     public var completed: Set<String>

@@ -37,7 +37,10 @@ public enum CommandDecoder {
         }
         guard case .object(let object) = value else {
             return .failure(
-                ProtocolError(.notAnObject, "a command is a JSON object, not \(value.typeName == "array" ? "an" : "a") \(value.typeName)"),
+                ProtocolError(
+                    .notAnObject,
+                    "a command is a JSON object, not \(value.typeName == "array" ? "an" : "a") \(value.typeName)"
+                ),
                 replyTo: nil
             )
         }
@@ -127,7 +130,11 @@ private struct Fields {
         case .int(let value): return .int(value)
         case .string(let value): return .string(value)
         case .some(let other):
-            throw ProtocolError(.invalidParams, "id must be a string or an integer, not a \(other.typeName)", field: "id")
+            throw ProtocolError(
+                .invalidParams,
+                "id must be a string or an integer, not a \(other.typeName)",
+                field: "id"
+            )
         }
     }
 
@@ -157,7 +164,9 @@ private struct Fields {
         case nil, .null: return nil
         case .int(let value):
             guard range.contains(value) else {
-                let bound = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
+                let bound =
+                    range.upperBound == Int.max
+                    ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
                 throw ProtocolError(.invalidParams, "\(name) must be \(bound)", field: name)
             }
             return value

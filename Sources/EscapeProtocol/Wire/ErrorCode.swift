@@ -1,6 +1,8 @@
 public import EscapeCore
 
-/// The protocol's error codes. Their raw values are the wire form, fixed by the protocol.
+/// The protocol's error codes.
+///
+/// Their raw values are the wire form, fixed by the protocol.
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The line is not JSON.
     case malformedJSON = "malformed_json"
