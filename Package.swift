@@ -17,6 +17,14 @@ let package = Package(
         .executable(name: "efb", targets: ["efb"]),
         .library(name: "EscapeCore", targets: ["EscapeCore"]),
         .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
+        .library(name: "EscapeBraille", targets: ["EscapeBraille"]),
+    ],
+    traits: [
+        .trait(
+            name: "BrlAPI",
+            description: "Play on Braille displays through BRLTTY's BrlAPI (needs Debian's libbrlapi-dev)."
+        ),
+        .default(enabledTraits: ["BrlAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -41,6 +49,18 @@ let package = Package(
             dependencies: ["EscapeCore", "EscapeProtocol", "EscapeSaves", "EscapeContent"],
             swiftSettings: strictSettings
         ),
+        // BrlAPI, the C library BRLTTY's clients use; it ships no pkg-config file, so a module map and a shim.
+        .systemLibrary(name: "CBrlAPI", path: "Sources/CBrlAPI"),
+        // The Braille front end: the view (rendering, panning, messages, editing), the key map, and the
+        // one type that calls BrlAPI, built only with the BrlAPI trait.
+        .target(
+            name: "EscapeBraille",
+            dependencies: [
+                "EscapeCore", "EscapeProtocol", "EscapeRuntime",
+                .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The executable: subcommands and the pipe front end.
         .executableTarget(
             name: "efb",
@@ -49,6 +69,7 @@ let package = Package(
                 "EscapeRuntime",
                 "EscapeContent",
                 "EscapeSaves",
+                "EscapeBraille",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -62,6 +83,13 @@ let package = Package(
         .testTarget(
             name: "EscapeSavesTests",
             dependencies: ["EscapeSaves", "EscapeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EscapeBrailleTests",
+            dependencies: [
+                "EscapeBraille", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

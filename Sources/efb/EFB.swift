@@ -11,7 +11,7 @@ struct EFB: ParsableCommand {
             any front end, editor or bot drives.
             """,
         version: "0.1.0",
-        subcommands: [Pipe.self, Validate.self],
+        subcommands: [Pipe.self, Braille.self, Validate.self],
         defaultSubcommand: Pipe.self
     )
 }

@@ -1,0 +1,197 @@
+#if BrlAPI
+internal import CBrlAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Connects to BRLTTY through BrlAPI.
+public struct BrlAPIConnector: BrailleConnector {
+    /// BRLTTY's address (`host:N` is TCP port 4101+N, `:N` a local socket); `nil` for BrlAPI's default.
+    public var host: String?
+    /// The authorization (`none`, `keyfile:PATH`, ...); `nil` for BrlAPI's default key file.
+    public var auth: String?
+
+    /// Creates a connector.
+    public init(host: String? = nil, auth: String? = nil) {
+        self.host = host
+        self.auth = auth
+    }
+
+    public func connect() throws(BrailleError) -> any BrailleDisplay {
+        try BrlAPIDisplay(host: host, auth: auth)
+    }
+}
+
+/// One connection to BRLTTY, in tty mode on the root path. Every BrlAPI call of the game is here.
+///
+/// Failures become ``BrailleError``s; a call interrupted by a signal is retried. BrlAPI reports some
+/// failures later, as exceptions: the handler installed after connecting records them and the next
+/// call reports the connection lost instead of letting BrlAPI abort the process.
+final class BrlAPIDisplay: BrailleDisplay {
+    private let handle: OpaquePointer
+    private let descriptor: Int32
+    private(set) var size: DisplaySize
+
+    init(host: String?, auth: String?) throws(BrailleError) {
+        guard let memory = malloc(efb_brlapi_handle_size()) else {
+            throw .failed(operation: "allocating a BrlAPI handle", message: "out of memory")
+        }
+        let handle = OpaquePointer(memory)
+        self.handle = handle
+        _ = efb_brlapi_take_exception()
+        let descriptor = Self.withOptionalCString(host) { host in
+            Self.withOptionalCString(auth) { auth in
+                var settings = brlapi_connectionSettings_t(auth: auth, host: host)
+                return Self.retrying { brlapi__openConnection(handle, &settings, nil) }
+            }
+        }
+        guard descriptor >= 0 else {
+            let error = Self.lastError(operation: "connecting")
+            free(memory)
+            throw error
+        }
+        self.descriptor = descriptor
+        size = DisplaySize(columns: 0)
+        efb_brlapi_install_exception_handler(handle)
+        do {
+            try enterTtyMode()
+        } catch {
+            brlapi__closeConnection(handle)
+            free(memory)
+            throw error
+        }
+    }
+
+    deinit {
+        brlapi__closeConnection(handle)
+        free(UnsafeMutableRawPointer(handle))
+    }
+
+    var fileDescriptor: Int32? { descriptor }
+
+    func write(_ frame: BrailleFrame) throws(BrailleError) {
+        try checkException()
+        guard size.cells > 0 else { return }
+        // BrlAPI counts characters as code points: give each cell exactly one.
+        var text = String.UnicodeScalarView()
+        for index in 0..<size.cells {
+            let character = index < frame.cells.count ? frame.cells[index] : " "
+            text.append(character.unicodeScalars.count == 1 ? character.unicodeScalars.first! : "?")
+        }
+        let string = String(text)
+        var arguments = efb_brlapi_write_arguments()
+        arguments.regionBegin = 1
+        arguments.regionSize = Int32(size.cells)
+        arguments.textSize = Int32(string.utf8.count)
+        arguments.cursor = frame.cursor.map { Int32($0 + 1) } ?? 0
+        let result = string.withCString { pointer in
+            "UTF-8".withCString { charset in
+                arguments.text = pointer
+                arguments.charset = charset
+                return Self.retrying { brlapi__write(handle, &arguments) }
+            }
+        }
+        guard result >= 0 else { throw Self.lastError(operation: "writing to the display") }
+        try checkException()
+    }
+
+    func readKey() throws(BrailleError) -> BrailleKey? {
+        try checkException()
+        var code: brlapi_keyCode_t = 0
+        let result = Self.retrying { brlapi__readKeyWithTimeout(handle, 0, &code) }
+        if result < 0 { throw Self.lastError(operation: "reading a key") }
+        return result == 0 ? nil : BrailleKey(code: code)
+    }
+
+    func refreshSize() throws(BrailleError) -> DisplaySize {
+        try checkException()
+        var reported = brlapi_param_displaySize_t()
+        let length = Self.retrying {
+            Int32(
+                brlapi__getParameter(
+                    handle,
+                    BRLAPI_PARAM_DISPLAY_SIZE,
+                    0,
+                    brlapi_param_flags_t(BRLAPI_PARAMF_GLOBAL),
+                    &reported,
+                    MemoryLayout<brlapi_param_displaySize_t>.size
+                )
+            )
+        }
+        guard length >= 0 else { throw Self.lastError(operation: "reading the display size") }
+        let current = DisplaySize(columns: Int(reported.columns), rows: Int(max(reported.rows, 1)))
+        if current != size {
+            // The library keeps the size it read on entering tty mode: enter it again to see the new one.
+            _ = Self.retrying { brlapi__leaveTtyMode(handle) }
+            try enterTtyMode()
+        }
+        return size
+    }
+
+    private func enterTtyMode() throws(BrailleError) {
+        guard Self.retrying({ brlapi__enterTtyModeWithPath(handle, nil, 0, nil) }) >= 0 else {
+            throw Self.lastError(operation: "entering tty mode")
+        }
+        guard Self.retrying({ efb_brlapi_accept_keys(handle) }) >= 0 else {
+            throw Self.lastError(operation: "choosing the keys")
+        }
+        var columns: UInt32 = 0
+        var rows: UInt32 = 0
+        guard Self.retrying({ brlapi__getDisplaySize(handle, &columns, &rows) }) >= 0 else {
+            throw Self.lastError(operation: "reading the display size")
+        }
+        size = DisplaySize(columns: Int(columns), rows: Int(max(rows, 1)))
+    }
+
+    private func checkException() throws(BrailleError) {
+        let exception = efb_brlapi_take_exception()
+        guard exception != 0 else { return }
+        throw .disconnected("BRLTTY reported error \(exception) for an earlier request")
+    }
+
+    /// Runs a BrlAPI call again while it fails because a signal interrupted it.
+    private static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+        while true {
+            let result = call()
+            if result < 0, efb_brlapi_errno() == Int32(BRLAPI_ERROR_LIBCERR.rawValue),
+                efb_brlapi_libcerrno() == EINTR
+            {
+                continue
+            }
+            return result
+        }
+    }
+
+    private static func lastError(operation: String) -> BrailleError {
+        var buffer = [CChar](repeating: 0, count: 256)
+        efb_brlapi_strerror(&buffer, buffer.count)
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch efb_brlapi_errno() {
+        case Int32(BRLAPI_ERROR_CONNREFUSED.rawValue), Int32(BRLAPI_ERROR_GAIERR.rawValue):
+            return .unreachable(message)
+        case Int32(BRLAPI_ERROR_AUTHENTICATION.rawValue):
+            return .authentication(message)
+        case Int32(BRLAPI_ERROR_EOF.rawValue):
+            return .disconnected(message)
+        case Int32(BRLAPI_ERROR_LIBCERR.rawValue):
+            let code = efb_brlapi_libcerrno()
+            if code == ECONNREFUSED || code == ENOENT { return .unreachable(message) }
+            if code == ECONNRESET || code == EPIPE { return .disconnected(message) }
+            return .failed(operation: operation, message: message)
+        default:
+            return .failed(operation: operation, message: message)
+        }
+    }
+
+    private static func withOptionalCString<Result>(
+        _ string: String?,
+        _ body: (UnsafePointer<CChar>?) -> Result
+    ) -> Result {
+        guard let string else { return body(nil) }
+        return string.withCString { body($0) }
+    }
+}
+#endif
