@@ -14,6 +14,7 @@ public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// Every cell of the display.
     public var cells: Int { columns * rows }
 
+    /// The size in words, like "40 cells".
     public var description: String { rows == 1 ? "\(columns) cells" : "\(columns)×\(rows) cells" }
 }
 
@@ -45,6 +46,7 @@ public enum BrailleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any other failure of a BrlAPI call.
     case failed(operation: String, message: String)
 
+    /// The failure in words.
     public var description: String {
         switch self {
         case .unreachable(let message): "BRLTTY is not reachable: \(message)"

@@ -83,6 +83,7 @@ public enum BrailleKeyMap {
     /// - Parameters:
     ///   - key: The key.
     ///   - editing: Whether the focus is in a text field (typing, arrows and Enter then edit).
+    /// - Returns: The intent, or `nil` for a key the game does not use.
     public static func intent(for key: BrailleKey, editing: Bool) -> BrailleIntent? {
         switch key {
         case .command(let command): intent(for: command)

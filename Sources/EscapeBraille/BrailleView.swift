@@ -1,8 +1,10 @@
 public import EscapeCore
 public import EscapeProtocol
 
-/// What the Braille display shows, built from the engine's events: the focused element, flash
-/// messages, the answer being typed. It turns keys into engine commands and holds no game logic.
+/// What the Braille display shows, built from the engine's events.
+///
+/// It shows the focused element, flash messages and the answer being typed, and turns keys into
+/// engine commands; it holds no game logic.
 ///
 /// It is a value with no I/O: the front end feeds it events, keys and the time, and writes its frame.
 public struct BrailleView {
@@ -190,7 +192,11 @@ public struct BrailleView {
 
     private mutating func activate() -> [GameCommand] {
         if let editor { return [.input(text: String(editor.text), element: nil), .activate(element: nil)] }
-        if let selectedAction { return [.action(.index(selectedAction + 1))] }
+        if let selected = selectedAction {
+            // Performed: the element's new state leads the display again.
+            selectedAction = nil
+            return [.action(.index(selected + 1))]
+        }
         return [.activate(element: nil)]
     }
 
@@ -316,12 +322,18 @@ public struct BrailleView {
         if let role = Self.roleWord(element.traits) { text += " " + role }
         text += " \(focus.index)/\(focus.count)"
         if let rotor, rotor.element == element.id {
-            text += " \(rotor.rotor): \(rotor.item ?? "-")"
+            // The item is usually the element's value already; say it once.
+            if let item = rotor.item, item != element.value {
+                text += " \(rotor.rotor): \(item)"
+            } else {
+                text += " \(rotor.rotor)"
+            }
             if let index = rotor.itemIndex { text += " \(index)/\(rotor.itemCount)" }
         }
         if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
             if let selectedAction {
-                text += " action \(names[selectedAction]) \(selectedAction + 1)/\(names.count)"
+                // The chosen action leads, so it is on the display without panning.
+                text = "\(names[selectedAction]) action \(selectedAction + 1)/\(names.count) - " + text
             } else {
                 text += names.count == 1 ? " 1 action" : " \(names.count) actions"
             }

@@ -20,12 +20,15 @@ public struct BrlAPIConnector: BrailleConnector {
         self.auth = auth
     }
 
+    /// Connects and enters tty mode.
     public func connect() throws(BrailleError) -> any BrailleDisplay {
         try BrlAPIDisplay(host: host, auth: auth)
     }
 }
 
-/// One connection to BRLTTY, in tty mode on the root path. Every BrlAPI call of the game is here.
+/// One connection to BRLTTY, in tty mode on the root path.
+///
+/// Every BrlAPI call of the game is here.
 ///
 /// Failures become ``BrailleError``s; a call interrupted by a signal is retried. BrlAPI reports some
 /// failures later, as exceptions: the handler installed after connecting records them and the next
@@ -79,7 +82,8 @@ final class BrlAPIDisplay: BrailleDisplay {
         var text = String.UnicodeScalarView()
         for index in 0..<size.cells {
             let character = index < frame.cells.count ? frame.cells[index] : " "
-            text.append(character.unicodeScalars.count == 1 ? character.unicodeScalars.first! : "?")
+            let scalars = character.unicodeScalars
+            text.append(scalars.count == 1 ? scalars[scalars.startIndex] : "?")
         }
         let string = String(text)
         var arguments = efb_brlapi_write_arguments()

@@ -49,7 +49,8 @@ struct Braille: ParsableCommand {
             options: options,
             log: { FileHandle.standardError.write(Data("efb braille: \($0)\n".utf8)) }
         )
-        frontEnd.run()
+        StopSignals.install()
+        frontEnd.run(shouldStop: { StopSignals.requested })
         #else
         FileHandle.standardError.write(
             Data("efb braille: this efb was built without BrlAPI (the BrlAPI trait is off).\n".utf8)

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Braille front end against a real BRLTTY, with the test acting as the display through BRLTTY's
+/// virtual driver: only display keys go in, and only what the display shows is checked.
+@Suite(.serialized, .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps"))
+struct RealBRLTTYTests {
+    @Test func playsTheWholeGameWithDisplayKeysOnly() throws {
+        let display = try VirtualDisplay()
+        try display.start()
+        let game = try BrailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+        #expect(game.standardError.contains("Connected to BRLTTY (40 cells)"))
+
+        // A long paragraph is word-wrapped and panned, then its end moves on.
+        try display.press("LNDN") { $0.hasPrefix("You wake on cold stone.") }
+        #expect(display.text == "You wake on cold stone. Your lantern")
+        try display.press("FWINRT") { $0.hasPrefix("lies beside you") }
+        try display.press("FWINLT") { $0.hasPrefix("You wake on cold stone.") }
+
+        // The introduction: the last element of each page goes on.
+        for next in ["How to play hdr 1/3", "Help along the way hdr 1/3", "Chapter 1: The Cellar of Echoes hdr 1/3"] {
+            try display.press("BOT") { $0.hasPrefix("Continue btn 3/3") }
+            try display.press("ROUTE 1") { $0.hasPrefix(next) }
+        }
+
+        // Chapter 1: closed questions. A wrong answer flashes its feedback until a key dismisses it.
+        try beginChapter(display, firstLevel: "The First Door")
+        try focus(display, startingWith: "The light of the moon")
+        try display.press("ROUTE 1") { $0.hasPrefix("No moonlight reaches this deep.") }
+        try display.press("ROUTE 1") { $0.hasPrefix("The light of the moon btn") }
+        let closed = [
+            ("My other senses", "The Singing Wall"), ("Running water", "The Three Jars"),
+            ("The jar that smells of lamp oil", "The Stair of Notes"),
+            ("Lower than the third", "Chapter 2: The Hall of Speaking Stones"),
+        ]
+        for (answer, next) in closed {
+            try focus(display, startingWith: answer)
+            try display.press("ROUTE 1") { !$0.hasPrefix(answer) }
+            try dismissMessages(display, until: next)
+        }
+
+        // Chapter 2: open questions typed on the Braille keyboard; Backspace corrects, Enter submits.
+        try beginChapter(display, firstLevel: "The Stone of Memory")
+        try display.press("BOT") { $0.hasPrefix("Your answer:  edt 4/4") }
+        try type("glasz", on: display)
+        try display.press("KEY_BACKSPACE") { $0.hasPrefix("Your answer: glas edt") }
+        try type("s", on: display)
+        try display.press("KEY_ENTER") { $0.hasPrefix("The stone sighs") }
+        try dismissMessages(display, until: "The Counting Stone")
+        let open = [
+            ("three", "The Stone of Longing"), ("light", "The Carved Word"),
+            ("café", "Chapter 3: The Vault of Numbers"),
+        ]
+        for (answer, next) in open {
+            try display.press("BOT") { $0.hasPrefix("Your answer:  edt") }
+            try type(answer, on: display)
+            try display.press("KEY_ENTER") { !$0.hasPrefix("Your answer") }
+            try dismissMessages(display, until: next)
+        }
+
+        // Chapter 3: rotors. The rotor and its item show with the door; a routing key tries the code.
+        try beginChapter(display, firstLevel: "The Iron Door")
+        for (code, next) in [("135", "The Silver Door"), ("43", "Chapter 4: The Workshop of Hands")] {
+            try display.press("BOT") { $0.contains("door, locked btn") }
+            try step(display, key: "NXPGRPH") { $0.contains(" Codes") }
+            try step(display, key: "NXDIFLN") { $0.contains("locked: \(code) btn") }
+            try display.press("ROUTE 1") { !$0.contains("locked: \(code) btn") }
+            try dismissMessages(display, until: next)
+        }
+
+        // Chapter 4: custom actions, chosen with the prompt keys and performed with a routing key.
+        try beginChapter(display, firstLevel: "The Cold Forge")
+        let workshop = [
+            (
+                [
+                    ("Bellows", "Pump"), ("Bucket of coal", "Pour into the forge"),
+                    ("Barrel of water", "Leave it alone"),
+                ],
+                "The Way Out"
+            ),
+            (
+                [
+                    ("Wooden ladder", "Set up under the hatch"), ("Iron bolt", "Slide open"),
+                    ("Your old lantern", "Leave it behind"),
+                ],
+                "Outside"
+            ),
+        ]
+        for (objects, next) in workshop {
+            for (object, action) in objects {
+                try focus(display, startingWith: object)
+                try step(display, key: "NXPROMPT") { $0.hasPrefix("\(action) action ") }
+                try display.press("ROUTE 1") { !$0.hasPrefix("\(action) action ") }
+                if object != objects.last?.0 { try dismissMessages(display, until: object) }
+            }
+            try dismissMessages(display, until: next)
+        }
+        try display.press("BOT") { $0.hasPrefix("Play again btn 3/3") }
+    }
+
+    @Test func reconnectsAfterBRLTTYRestartsAndResumesWhereThePlayerWas() throws {
+        let display = try VirtualDisplay()
+        try display.start()
+        let game = try BrailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+        try display.press("INFO") { $0.hasPrefix("Level 1.1: The First Door: current btn") }
+        try display.press("BACK") { $0.hasPrefix("Darkness hdr 1/3") }
+        try display.press("LNDN") { $0.hasPrefix("You wake on cold stone.") }
+        let before = display.text
+
+        display.stop()
+        try waitUntil(timeout: 5, "efb to notice BRLTTY went away") {
+            game.standardError.contains("Lost the Braille display")
+        }
+        let restarted = try VirtualDisplay(brlapiNumber: Int(display.brlapiHost.split(separator: ":")[1]))
+        try restarted.start()
+        defer { restarted.stop() }
+        let started = Date()
+        try restarted.waitFor(timeout: 10, "the game to say it is back") { $0.hasPrefix("Welcome back.") }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 3, "reconnected in \(elapsed) s")
+        try restarted.press("ROUTE 1") { $0 == before }
+        #expect(game.standardError.contains("BRLTTY is back"))
+        // Nothing was lost: the game goes on from there.
+        try restarted.press("LNDN") { $0.hasPrefix("Continue btn 3/3") }
+    }
+
+    @Test func waitsForBRLTTYAtStartAndSaysHowToStartIt() throws {
+        let display = try VirtualDisplay()
+        let game = try BrailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try waitUntil(timeout: 10, "the waiting message") { game.standardError.contains("Waiting for BRLTTY") }
+        #expect(game.standardError.contains("sudo systemctl start brltty"))
+        #expect(game.process.isRunning)
+        try display.start()
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+    }
+
+    @Test func keepsTheSaveAcrossRunsAndRestoresTheLevel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-braille-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let save = folder.appendingPathComponent("progress.json").path
+        let display = try VirtualDisplay()
+        try display.start()
+        defer { display.stop() }
+        do {
+            let game = try BrailleGame(host: display.brlapiHost, arguments: ["--save", save])
+            defer { game.stop() }
+            try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+            try display.press("BACK") { $0.hasPrefix("Chapter 1: The Cellar of Echoes hdr") }
+            try beginChapter(display, firstLevel: "The First Door")
+            try focus(display, startingWith: "My other senses")
+            try display.press("ROUTE 1") { !$0.hasPrefix("My other senses") }
+            try dismissMessages(display, until: "The Singing Wall")
+            #expect(FileManager.default.fileExists(atPath: save))
+        }
+        let again = try BrailleGame(host: display.brlapiHost, arguments: ["--save", save])
+        defer { again.stop() }
+        try display.waitFor(timeout: 15, "the saved level") { $0.hasPrefix("The Singing Wall hdr") }
+    }
+
+    // MARK: Steps a player takes
+
+    private func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {
+        try display.press("BOT") { $0.hasPrefix("Begin btn 3/3") }
+        try display.press("ROUTE 1") { $0.hasPrefix("\(firstLevel) hdr") }
+    }
+
+    /// Moves down from the top until the focused element starts with `label`.
+    private func focus(_ display: VirtualDisplay, startingWith label: String) throws {
+        if !display.text.hasPrefix(label) { try display.press("TOP") { $0.contains(" hdr 1/") } }
+        for _ in 0..<10 where !display.text.hasPrefix(label) {
+            let shown = display.text
+            try display.press("LNDN") { $0 != shown }
+        }
+        #expect(display.text.hasPrefix(label))
+    }
+
+    /// Presses `key` until the display shows what `expected` accepts.
+    private func step(_ display: VirtualDisplay, key: String, until expected: @escaping (String) -> Bool) throws {
+        for _ in 0..<8 where !expected(display.text) {
+            let shown = display.text
+            try display.press(key) { $0 != shown }
+        }
+        try display.waitFor("the display after \(key)", expected)
+    }
+
+    /// Dismisses flash messages with a routing key (which only dismisses) until `prefix` shows.
+    private func dismissMessages(_ display: VirtualDisplay, until prefix: String) throws {
+        for _ in 0..<6 where !display.text.hasPrefix(prefix) {
+            let shown = display.text
+            try display.press("ROUTE 1") { $0 != shown }
+        }
+        try display.waitFor(prefix: prefix)
+    }
+
+    /// Types on the Braille keyboard: each character arrives through BRLTTY's text table.
+    private func type(_ text: String, on display: VirtualDisplay) throws {
+        for character in text {
+            guard let scalar = character.unicodeScalars.first else { continue }
+            let shown = display.text
+            try display.press("PASSCHAR 0x" + String(scalar.value, radix: 16)) { $0 != shown }
+        }
+    }
+}

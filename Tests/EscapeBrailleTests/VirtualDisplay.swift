@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real BRLTTY with its virtual braille driver, and the test acting as the display on its socket.
+///
+/// BRLTTY runs with no screen driver and no speech, private folders, and BrlAPI on a loopback port
+/// without authorization. The test connects to the driver's socket as the display, reads what BRLTTY
+/// shows (`Visual "..."` lines) and presses keys by writing BRLTTY command names.
+final class VirtualDisplay: @unchecked Sendable {
+    /// The BrlAPI host to give clients: `127.0.0.1:N` (TCP port 4101+N).
+    let brlapiHost: String
+    private let displayPort: UInt16
+    private let folder: URL
+    private var brltty: Process?
+    private var socket: Int32 = -1
+    private var lastPress = Date.distantPast
+    private let state = Locked(State())
+
+    private struct State {
+        var visual = ""
+        var history: [String] = []
+        var closed = false
+    }
+
+    /// Picks free ports; nothing runs yet.
+    init(brlapiNumber: Int? = nil) throws {
+        displayPort = try Self.freePort()
+        let number = try brlapiNumber ?? Self.freeBrlapiNumber()
+        brlapiHost = "127.0.0.1:\(number)"
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-brltty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts BRLTTY and connects to it as a display of `columns` cells.
+    func start(columns: Int = 40) throws {
+        let process = Process()
+        process.executableURL = try Self.brlttyPath()
+        let number = brlapiHost.split(separator: ":").last.map(String.init) ?? "0"
+        process.arguments = [
+            "-n", "-e", "-q", "-b", "vr", "-d", "server:127.0.0.1:\(displayPort)", "-x", "no", "-s", "no",
+            "-A", "host=127.0.0.1:\(number),auth=none", "-f", "/dev/null", "-F", "/dev/null",
+            "-W", folder.path, "-U", folder.path, "-P", folder.appendingPathComponent("pid").path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        brltty = process
+        // BRLTTY says when its driver listens; probing the port would make the probe the display.
+        let ready = Locked(false)
+        let reader = errors.fileHandleForReading
+        Thread.detachNewThread {
+            var text = ""
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+                if text.contains("listening on") { ready.withLock { $0 = true } }
+            }
+        }
+        try waitUntil(timeout: 15, "BRLTTY to listen on port \(displayPort)") { ready.withLock { $0 } }
+        try connect(columns: columns)
+    }
+
+    private func connect(columns: Int) throws {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = displayPort.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { throw Failure("cannot connect to the virtual driver: errno \(errno)") }
+        socket = descriptor
+        state.withLock { $0 = State() }
+        Thread.detachNewThread { [state] in
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                pending += buffer[..<count]
+                while let newline = pending.firstIndex(of: 10) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    guard line.hasPrefix("Visual \""), line.hasSuffix("\"") else { continue }
+                    let text = String(line.dropFirst(8).dropLast())
+                    state.withLock {
+                        $0.visual = text
+                        $0.history.append(text)
+                    }
+                }
+            }
+            state.withLock { $0.closed = true }
+        }
+        try send("cells \(columns)")
+    }
+
+    /// Kills BRLTTY (it ignores SIGTERM while it waits for a display) and closes the display's socket.
+    func stop() {
+        if let brltty, brltty.isRunning {
+            kill(brltty.processIdentifier, SIGKILL)
+            brltty.waitUntilExit()
+        }
+        brltty = nil
+        if socket >= 0 {
+            close(socket)
+            socket = -1
+        }
+    }
+
+    /// What the display shows now, trailing blanks removed.
+    var text: String {
+        state.withLock { $0.visual }.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+    }
+
+    /// Everything the display showed, in order.
+    var history: [String] { state.withLock { $0.history } }
+
+    /// Presses a key: a BRLTTY command name such as `LNDN`, `ROUTE 3` or `PASSCHAR 0x61`.
+    ///
+    /// The driver takes one key per arrival, so two presses are at least 120 ms apart.
+    func press(_ key: String) throws {
+        let gap = 0.12 - Date().timeIntervalSince(lastPress)
+        if gap > 0 { usleep(UInt32(gap * 1_000_000)) }
+        lastPress = Date()
+        try send(key)
+    }
+
+    /// Presses a key and waits until the display shows what `expected` accepts.
+    @discardableResult
+    func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 5) throws -> String {
+        try press(key)
+        return try waitFor(timeout: timeout, "the display to change after \(key)", expected)
+    }
+
+    /// Waits until the display shows what `expected` accepts; returns it.
+    @discardableResult
+    func waitFor(timeout: Double = 5, _ what: String, _ expected: @escaping (String) -> Bool) throws -> String {
+        var shown = ""
+        do {
+            try waitUntil(timeout: timeout, what) {
+                shown = self.text
+                return expected(shown)
+            }
+        } catch {
+            throw Failure("\(error); the display shows \"\(text)\"; recently: \(history.suffix(5))")
+        }
+        return shown
+    }
+
+    /// Waits until the display starts with `prefix`.
+    @discardableResult
+    func waitFor(prefix: String, timeout: Double = 5) throws -> String {
+        try waitFor(timeout: timeout, "the display to show \"\(prefix)\"") { $0.hasPrefix(prefix) }
+    }
+
+    private func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw Failure("cannot write to the virtual driver: errno \(errno)") }
+    }
+
+    // MARK: Ports and paths
+
+    static func brlttyPath() throws -> URL {
+        for path in ["/usr/bin/brltty", "/bin/brltty", "/usr/sbin/brltty"]
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return URL(fileURLWithPath: path)
+        }
+        throw Failure("brltty is not installed: run scripts/install-deps")
+    }
+
+    static var brlttyInstalled: Bool { (try? brlttyPath()) != nil }
+
+    static func freePort() throws -> UInt16 {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw Failure("no free port: errno \(errno)") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// A BrlAPI host number N whose port 4101+N is free.
+    static func freeBrlapiNumber() throws -> Int {
+        for _ in 0..<50 {
+            let number = Int.random(in: 200..<20_000)
+            if portIsFree(UInt16(4101 + number)) { return number }
+        }
+        throw Failure("no free BrlAPI port")
+    }
+
+    static func portIsFree(_ port: UInt16) -> Bool {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// A test failure with a message.
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
+func waitUntil(timeout: Double, _ what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { throw Failure("timed out after \(timeout) s waiting for \(what)") }
+        usleep(20_000)
+    }
+}
+
+/// `efb braille` running against a virtual display, its standard error kept for the assertions.
+final class BrailleGame: @unchecked Sendable {
+    let process = Process()
+    private let errors = Locked("")
+
+    init(host: String, arguments: [String] = []) throws {
+        process.executableURL = efbExecutable
+        process.arguments =
+            ["braille", "--host", host, "--auth", "none", "--seed", "1", "--flash-time", "0"] + arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let reader = pipe.fileHandleForReading
+        Thread.detachNewThread { [errors] in
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+    }
+
+    /// What efb wrote on standard error so far.
+    var standardError: String { errors.withLock { $0 } }
+
+    /// Stops the game as a service manager would: SIGTERM, then SIGKILL if it does not end in 5 s.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// The built `efb` executable, next to the test bundle (or `$EFB_BINARY`).
+var efbExecutable: URL {
+    if let path = ProcessInfo.processInfo.environment["EFB_BINARY"] { return URL(fileURLWithPath: path) }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efb")
+}
+
+/// A value shared between threads, behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
