@@ -89,6 +89,7 @@ let package = Package(
             name: "EscapeBrailleTests",
             dependencies: [
                 "EscapeBraille", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+                .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
             ],
             swiftSettings: strictSettings
         ),

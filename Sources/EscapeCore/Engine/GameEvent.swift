@@ -47,6 +47,14 @@ public struct FocusState: Sendable, Hashable {
     public var index: Int
     /// How many elements the screen has.
     public var count: Int
+
+    /// Creates a focus state.
+    public init(screen: String, element: Element, index: Int, count: Int) {
+        self.screen = screen
+        self.element = element
+        self.index = index
+        self.count = count
+    }
 }
 
 /// The rotor of the focused element: which one is current and which item it points at.

@@ -1,0 +1,209 @@
+import EscapeBraille
+import EscapeContent
+import EscapeCore
+import EscapeProtocol
+import EscapeRuntime
+import EscapeSaves
+import Foundation
+import Testing
+
+/// A view fed by a real session, as the front end feeds it, with time under the test's control.
+struct ViewHarness {
+    let session: Session
+    var view: BrailleView
+    var now: Int64 = 0
+    private var requests = 0
+
+    /// A new game, or one saved at the first level of chapter `chapter` with the chapters before it solved.
+    init(columns: Int = 40, rows: Int = 1, flashMilliseconds: Int64 = 5000, chapter: Int? = nil) throws {
+        let adventure = try AdventureLoader.bundled(locale: "en")
+        var save: SaveData?
+        if let chapter {
+            let solved = adventure.chapters.prefix(chapter - 1).flatMap { $0.levels.map(\.id) }
+            save = SaveData(
+                adventureID: adventure.id,
+                completed: solved,
+                current: adventure.chapters[chapter - 1].levels[0].id
+            )
+        }
+        session = Session(
+            adventure: adventure,
+            options: EngineOptions(hintInterval: 30_000, seed: 1),
+            store: InMemorySaveStore(save),
+            clock: VirtualClock()
+        )
+        view = BrailleView(
+            size: DisplaySize(columns: columns, rows: rows),
+            options: .init(flashMilliseconds: flashMilliseconds)
+        )
+        view.apply(session.start(), now: now)
+    }
+
+    var text: String { view.frame.text.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
+
+    /// Presses a key: what the view asks of the engine is sent, and the events come back.
+    @discardableResult
+    mutating func press(_ key: BrailleKey) -> [GameCommand] {
+        let commands = view.handle(key, now: now)
+        for command in commands { send(.game(command)) }
+        return commands
+    }
+
+    mutating func send(_ command: Command) {
+        requests += 1
+        view.apply(session.handle(Request(id: .int(requests), command: command)), now: now)
+    }
+
+    mutating func advance(_ milliseconds: Int64) {
+        now += milliseconds
+        view.tick(now: now)
+    }
+}
+
+@Suite struct BrailleViewTests {
+    @Test func showsTheFocusedElementWithRoleAndPosition() throws {
+        var game = try ViewHarness()
+        #expect(game.text == "Darkness hdr 1/3")
+        game.press(.command(.bottom))
+        #expect(game.text == "Continue btn 3/3")
+        #expect(game.view.frame.cells.count == 40)
+        #expect(game.view.frame.cursor == nil)
+    }
+
+    @Test func pansALongTextAtWordBoundariesThenMovesOn() throws {
+        var game = try ViewHarness(columns: 20)
+        game.press(.command(.lineDown))
+        #expect(game.text == "You wake on cold")
+        game.press(.command(.fullWindowRight))
+        #expect(game.text == "stone. Your lantern")
+        game.press(.command(.fullWindowLeft))
+        #expect(game.text == "You wake on cold")
+        for _ in 0..<30 where !game.text.hasPrefix("Continue") { game.press(.command(.fullWindowRight)) }
+        #expect(game.text == "Continue btn 3/3")
+    }
+
+    @Test func pansIntoTheHintAfterTheLabel() {
+        var view = BrailleView(size: DisplaySize(columns: 20))
+        let element = Element(id: "lever", label: "Lever", hint: "Pull it towards you.", traits: [.button])
+        let focus = FocusState(screen: "level-x", element: element, index: 1, count: 2)
+        view.apply([StampedEvent(seq: 1, replyTo: nil, generation: 1, event: .game(.focus(focus)))], now: 0)
+        #expect(view.frame.text.hasPrefix("Lever btn 1/2"))
+        #expect(view.handle(.command(.fullWindowRight), now: 0).isEmpty)
+        #expect(view.frame.text.hasPrefix("Pull it towards you."))
+        #expect(view.handle(.command(.fullWindowRight), now: 0) == [.next])
+    }
+
+    @Test func usesEveryRowOfAMultiRowDisplay() throws {
+        var game = try ViewHarness(columns: 20, rows: 2)
+        game.press(.command(.lineDown))
+        let frame = game.view.frame.text
+        #expect(frame.count == 40)
+        #expect(frame.hasPrefix("You wake on cold    stone. Your lantern"))
+    }
+
+    @Test func flashesAnnouncementsForTheirTimeThenShowsTheFocusAgain() throws {
+        var game = try ViewHarness()
+        game.send(.game(.hint))
+        #expect(game.text == "This level has no hints.")
+        #expect(game.view.nextDeadline == 5000)
+        game.advance(4999)
+        #expect(game.text == "This level has no hints.")
+        game.advance(1)
+        #expect(game.text == "Darkness hdr 1/3")
+        #expect(game.view.nextDeadline == nil)
+    }
+
+    @Test func panningAMessageRestartsItsTimer() throws {
+        var game = try ViewHarness(columns: 12)
+        game.send(.game(.hint))
+        game.advance(4000)
+        game.press(.command(.fullWindowRight))
+        #expect(game.text == "has no")
+        game.advance(4000)
+        #expect(game.text == "has no")
+        game.advance(1000)
+        #expect(game.text == "Darkness hdr")
+    }
+
+    @Test func queuedMessagesAreShownInOrderAndAKeyDismissesOne() throws {
+        var game = try ViewHarness(flashMilliseconds: 0)
+        game.send(.game(.hint))
+        game.send(.game(.repeatAnnouncement))
+        #expect(game.view.flashes.count == 2)
+        game.advance(60_000)
+        #expect(game.text == "This level has no hints.")
+        // A routing key only dismisses: it does not click what is underneath.
+        #expect(game.press(.route(cell: 1)).isEmpty)
+        #expect(game.text == "This level has no hints.")
+        #expect(game.press(.route(cell: 1)).isEmpty)
+        #expect(game.text == "Darkness hdr 1/3")
+    }
+
+    @Test func anyOtherKeyDismissesAndActs() throws {
+        var game = try ViewHarness(flashMilliseconds: 0)
+        game.send(.game(.hint))
+        #expect(game.press(.command(.lineDown)) == [.next])
+        #expect(game.text.hasPrefix("You wake on cold stone."))
+    }
+
+    @Test func typesAnAnswerWithTheCaretAndSubmitsIt() throws {
+        var game = try ViewHarness(chapter: 2)
+        game.press(.command(.bottom))
+        #expect(game.text == "Your answer:  edt 4/4")
+        #expect(game.view.frame.cursor == 13)
+        for character in "glsas" { game.press(.character(character)) }
+        game.press(.backspace)
+        #expect(game.text == "Your answer: glsa edt 4/4")
+        // Routing inside the text moves the caret; a second press there submits.
+        #expect(game.press(.route(cell: 15)).isEmpty)
+        #expect(game.view.frame.cursor == 15)
+        game.press(.delete)
+        #expect(game.text == "Your answer: gla edt 4/4")
+        game.press(.arrow(.left))
+        game.press(.arrow(.right))
+        game.press(.arrow(.right))
+        game.press(.character("s"))
+        game.press(.character("s"))
+        #expect(game.text == "Your answer: glass edt 4/4")
+        let commands = game.press(.enter)
+        #expect(commands == [.input(text: "glass", element: nil), .activate(element: nil)])
+        #expect(game.text.hasPrefix("The stone sighs, satisfied"))
+    }
+
+    @Test func showsTheRotorWithTheDoorAndStepsThroughIt() throws {
+        var game = try ViewHarness(columns: 80, chapter: 3)
+        game.press(.command(.bottom))
+        #expect(game.text.hasPrefix("Iron door, locked"))
+        game.press(.command(.nextParagraph))
+        game.press(.command(.nextDifferentLine))
+        // The rotor's own words are on the display already: no flash to dismiss on every turn.
+        #expect(game.view.flashes.isEmpty)
+        #expect(game.text.contains(" Codes 1/5") || game.text.contains(" Clues"))
+    }
+
+    @Test func selectsACustomActionAndPerformsIt() throws {
+        var game = try ViewHarness(columns: 80, flashMilliseconds: 0, chapter: 4)
+        for _ in 0..<5 where !game.text.hasPrefix("Bellows") { game.press(.command(.lineDown)) }
+        #expect(game.text.hasPrefix("Bellows: not handled yet btn 3/5 2 actions"))
+        game.press(.command(.nextPrompt))
+        #expect(game.text.hasPrefix("Pump action 1/2 - Bellows"))
+        game.press(.command(.previousPrompt))
+        #expect(game.text.hasPrefix("Fold away action 2/2 - Bellows"))
+        game.press(.command(.nextPrompt))
+        #expect(game.press(.route(cell: 3)) == [.action(.index(1))])
+        #expect(game.text == "Air rushes into the forge.")
+    }
+
+    @Test func saysWhenThereIsNoActionToChoose() throws {
+        var game = try ViewHarness()
+        #expect(game.press(.command(.nextPrompt)).isEmpty)
+        #expect(game.text == "No custom actions here.")
+    }
+
+    @Test func routingOutsideATextFieldActivates() throws {
+        var game = try ViewHarness()
+        game.press(.command(.bottom))
+        #expect(game.press(.route(cell: 5)) == [.activate(element: nil)])
+        #expect(game.text == "How to play hdr 1/3")
+    }
+}

@@ -1,0 +1,199 @@
+import EscapeBraille
+import EscapeContent
+import EscapeCore
+import EscapeRuntime
+import EscapeSaves
+import Testing
+
+/// A display that records what it is shown and hands out scripted keys; a test double of our own.
+final class FakeDisplay: BrailleDisplay {
+    var size: DisplaySize
+    var reportedSize: DisplaySize
+    var keys: [BrailleKey] = []
+    var failure: BrailleError?
+    private(set) var frames: [BrailleFrame] = []
+
+    init(size: DisplaySize = DisplaySize(columns: 40)) {
+        self.size = size
+        self.reportedSize = size
+    }
+
+    var fileDescriptor: Int32? { nil }
+
+    var text: String { frames.last.map { String($0.text.reversed().drop { $0 == " " }.reversed()) } ?? "" }
+
+    func write(_ frame: BrailleFrame) throws(BrailleError) {
+        if let failure { throw failure }
+        frames.append(frame)
+    }
+
+    func readKey() throws(BrailleError) -> BrailleKey? {
+        if let failure { throw failure }
+        return keys.isEmpty ? nil : keys.removeFirst()
+    }
+
+    func refreshSize() throws(BrailleError) -> DisplaySize {
+        if let failure { throw failure }
+        size = reportedSize
+        return size
+    }
+}
+
+/// Hands out the displays it is given, failing while it has none.
+final class FakeConnector: BrailleConnector {
+    var displays: [FakeDisplay]
+    var refusals: Int
+    private(set) var attempts = 0
+
+    init(displays: [FakeDisplay], refusals: Int = 0) {
+        self.displays = displays
+        self.refusals = refusals
+    }
+
+    func connect() throws(BrailleError) -> any BrailleDisplay {
+        attempts += 1
+        if refusals > 0 {
+            refusals -= 1
+            throw .unreachable("connection refused")
+        }
+        guard !displays.isEmpty else { throw .unreachable("connection refused") }
+        return displays.removeFirst()
+    }
+}
+
+/// A clock that moves one millisecond each time it is read, so backoffs and timeouts run out fast.
+final class SteppingClock: GameClock {
+    private var time: Int64 = 0
+    func now() -> Int64 {
+        time += 1
+        return time
+    }
+    func wait(milliseconds: Int) { time += Int64(milliseconds) }
+    var isVirtual: Bool { true }
+}
+
+@Suite struct BrailleFrontEndTests {
+    private func session() throws -> Session {
+        Session(
+            adventure: try AdventureLoader.bundled(locale: "en"),
+            options: EngineOptions(seed: 1),
+            store: InMemorySaveStore(),
+            clock: VirtualClock()
+        )
+    }
+
+    private let fast = BrailleFrontEnd.Options(
+        view: .init(flashMilliseconds: 0),
+        reconnectInitial: 1,
+        reconnectMaximum: 2,
+        sizeCheckInterval: 3
+    )
+
+    /// Runs the front end until `done` holds (or 2000 turns pass).
+    private func run(
+        _ frontEnd: BrailleFrontEnd,
+        until done: @escaping () -> Bool
+    ) {
+        var turns = 0
+        frontEnd.run {
+            turns += 1
+            return done() || turns > 2000
+        }
+    }
+
+    @Test func waitsForBRLTTYThenStartsTheGame() throws {
+        let display = FakeDisplay()
+        let connector = FakeConnector(displays: [display], refusals: 3)
+        var logged: [String] = []
+        let frontEnd = BrailleFrontEnd(
+            session: try session(),
+            connector: connector,
+            clock: SteppingClock(),
+            options: fast,
+            log: { logged.append($0) }
+        )
+        run(frontEnd) { !display.frames.isEmpty }
+        #expect(connector.attempts == 4)
+        #expect(logged.filter { $0.contains("Waiting for BRLTTY") }.count == 1)
+        #expect(logged.contains { $0.contains("Connected to BRLTTY (40 cells)") })
+        #expect(display.text == "Darkness hdr 1/3")
+    }
+
+    @Test func keysWaitingTogetherMakeOneWrite() throws {
+        let display = FakeDisplay()
+        display.keys = [.command(.bottom), .route(cell: 1)]
+        let frontEnd = BrailleFrontEnd(
+            session: try session(),
+            connector: FakeConnector(displays: [display]),
+            clock: SteppingClock(),
+            options: fast,
+            log: { _ in }
+        )
+        run(frontEnd) { display.keys.isEmpty && display.text.hasPrefix("How to play") }
+        // The opening, then both keys and all their events (focus; screen, focus, sound) in one write.
+        #expect(display.frames.map(\.text).map { $0.prefix(16) } == ["Darkness hdr 1/3", "How to play hdr "])
+    }
+
+    @Test func tellsTheEngineWhenTheDisplayGoesAndComesBack() throws {
+        let first = FakeDisplay()
+        let second = FakeDisplay(size: DisplaySize(columns: 20))
+        first.keys = [.command(.lineDown)]
+        let session = try session()
+        var logged: [String] = []
+        let frontEnd = BrailleFrontEnd(
+            session: session,
+            connector: FakeConnector(displays: [first, second]),
+            clock: SteppingClock(),
+            options: fast,
+            log: { logged.append($0) }
+        )
+        var lost = false
+        run(frontEnd) {
+            if !lost && first.text.hasPrefix("You wake") {
+                first.failure = .disconnected("end of file")
+                lost = true
+            }
+            return !second.frames.isEmpty
+        }
+        #expect(logged.contains { $0.contains("Lost the Braille display") })
+        #expect(logged.contains { $0.contains("BRLTTY is back (20 cells)") })
+        // Back where the player was, told so, with the new display's size.
+        #expect(second.text == "Welcome back.")
+        #expect(session.engine.focus.element.id == "text")
+        second.keys = [.route(cell: 2)]
+        run(frontEnd) { second.text.hasPrefix("You wake on cold") }
+        #expect(second.text == "You wake on cold")
+    }
+
+    @Test func theOfflineKeyCountsAsLosingTheDisplay() throws {
+        let first = FakeDisplay()
+        first.keys = [.command(.offline)]
+        let second = FakeDisplay()
+        var logged: [String] = []
+        let frontEnd = BrailleFrontEnd(
+            session: try session(),
+            connector: FakeConnector(displays: [first, second]),
+            clock: SteppingClock(),
+            options: fast,
+            log: { logged.append($0) }
+        )
+        run(frontEnd) { !second.frames.isEmpty }
+        #expect(logged.contains { $0.contains("the display went offline") })
+        #expect(second.text.hasPrefix("Welcome back."))
+    }
+
+    @Test func followsAChangeOfDisplaySize() throws {
+        let display = FakeDisplay()
+        let frontEnd = BrailleFrontEnd(
+            session: try session(),
+            connector: FakeConnector(displays: [display]),
+            clock: SteppingClock(),
+            options: fast,
+            log: { _ in }
+        )
+        run(frontEnd) { !display.frames.isEmpty }
+        display.reportedSize = DisplaySize(columns: 12, rows: 2)
+        run(frontEnd) { display.frames.last?.cells.count == 24 }
+        #expect(display.frames.last?.text == "Darkness hdr1/3         ")
+    }
+}

@@ -1,0 +1,98 @@
+import EscapeBraille
+import EscapeCore
+import Testing
+
+#if BrlAPI
+import CBrlAPI
+#endif
+
+@Suite struct KeyDecodingTests {
+    @Test(arguments: [
+        (UInt64(0x2000_0001), BrailleKey.command(.lineUp)),
+        (0x2000_0002, .command(.lineDown)),
+        (0x2000_0017, .command(.fullWindowLeft)),
+        (0x2000_0018, .command(.fullWindowRight)),
+        (0x2000_001D, .command(.home)),
+        (0x2000_004C, .command(.offline)),
+        (0x2001_0000, .route(cell: 0)),
+        (0x2001_0027, .route(cell: 39)),
+        (0x61, .character("a")),
+        (0xE9, .character("é")),
+        (0x0100_0142, .character("ł")),
+        (0xFF0D, .enter),
+        (0xFF08, .backspace),
+        (0xFF1B, .escape),
+        (0xFF52, .arrow(.up)),
+    ])
+    func decodesWhatBrlAPIDelivers(code: UInt64, key: BrailleKey) {
+        #expect(BrailleKey(code: code) == key)
+    }
+
+    @Test func keepsUnknownCodesAsOther() {
+        // A command of a block the game does not use (PASSDOTS), an unused command, a control character.
+        for code: UInt64 in [0x2022_0001, 0x2000_0063, 0x07] {
+            #expect(BrailleKey(code: code) == .other(code))
+        }
+    }
+
+    @Test func flagsAboveTheCodeDoNotChangeTheKey() {
+        #expect(BrailleKey(code: 0x0000_0001_2000_0002) == .command(.lineDown))
+    }
+
+    #if BrlAPI
+    @Test func agreesWithBrlAPIsOwnConstants() {
+        let command = EFB_BRLAPI_KEY_TYPE_CMD
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_LNUP) == .command(.lineUp))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_FWINRT) == .command(.fullWindowRight))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_HELP) == .command(.help))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_OFFLINE) == .command(.offline))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_ROUTE | 7) == .route(cell: 7))
+        #expect(BrailleKey(code: EFB_BRLAPI_KEY_TYPE_SYM | EFB_BRLAPI_KEY_SYM_LINEFEED) == .enter)
+        #expect(BrailleKey(code: EFB_BRLAPI_KEY_SYM_BACKSPACE) == .backspace)
+        #expect(BrailleKey(code: EFB_BRLAPI_KEY_SYM_UNICODE | 0x142) == .character("ł"))
+    }
+    #endif
+}
+
+@Suite struct KeyMapTests {
+    @Test func navigationUsesTheKeysEveryDisplayHas() {
+        #expect(BrailleKeyMap.intent(for: .command(.lineDown), editing: false) == .game(.next))
+        #expect(BrailleKeyMap.intent(for: .command(.lineUp), editing: false) == .game(.previous))
+        #expect(BrailleKeyMap.intent(for: .command(.top), editing: false) == .game(.first))
+        #expect(BrailleKeyMap.intent(for: .command(.bottomLeft), editing: false) == .game(.last))
+        #expect(BrailleKeyMap.intent(for: .route(cell: 3), editing: false) == .route(cell: 3))
+        #expect(BrailleKeyMap.intent(for: .command(.fullWindowRight), editing: false) == .pan(.next))
+    }
+
+    @Test func everyGestureHasAKey() {
+        let expected: [(BrailleCommand, BrailleIntent)] = [
+            (.nextParagraph, .game(.rotor(.next))), (.previousParagraph, .game(.rotor(.previous))),
+            (.nextDifferentLine, .game(.rotorItem(.next))), (.previousDifferentLine, .game(.rotorItem(.previous))),
+            (.nextPrompt, .selectAction(.next)), (.previousPrompt, .selectAction(.previous)),
+            (.attributeUp, .game(.adjust(.increment))), (.attributeDown, .game(.adjust(.decrement))),
+            (.home, .game(.magicTap)), (.back, .game(.escape)), (.help, .game(.hint)), (.info, .game(.menu)),
+            (.return, .game(.repeatAnnouncement)), (.offline, .offline),
+        ]
+        for (command, intent) in expected {
+            #expect(BrailleKeyMap.intent(for: .command(command), editing: false) == intent, "\(command)")
+        }
+    }
+
+    @Test func typingEditsOnlyInATextField() {
+        #expect(BrailleKeyMap.intent(for: .character("x"), editing: true) == .type("x"))
+        #expect(BrailleKeyMap.intent(for: .character("x"), editing: false) == nil)
+        #expect(BrailleKeyMap.intent(for: .backspace, editing: true) == .deleteBackward)
+        #expect(BrailleKeyMap.intent(for: .arrow(.left), editing: true) == .moveCaret(.previous))
+        #expect(BrailleKeyMap.intent(for: .arrow(.left), editing: false) == .pan(.previous))
+        #expect(BrailleKeyMap.intent(for: .enter, editing: false) == .activate)
+    }
+
+    @Test func helloNamesTheKeysOfEveryGesture() {
+        let names = BrailleKeyMap.keyNames
+        #expect(names["next"] == "LNDN / down arrow")
+        #expect(names["hint"] == "HELP")
+        for gesture in ["rotor", "rotorItem", "action", "adjust", "magicTap", "escape", "menu", "repeat"] {
+            #expect(names[gesture] != nil, "\(gesture)")
+        }
+    }
+}
