@@ -7,7 +7,11 @@ import Glibc
 
 /// The Braille front end against a real BRLTTY, with the test acting as the display through BRLTTY's
 /// virtual driver: only display keys go in, and only what the display shows is checked.
-@Suite(.serialized, .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps"))
+@Suite(
+    .serialized,
+    .enabled(if: VirtualDisplay.brlapiBuilt, "efb was built without the BrlAPI trait"),
+    .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps")
+)
 struct RealBRLTTYTests {
     @Test func playsTheWholeGameWithDisplayKeysOnly() throws {
         let display = try VirtualDisplay()

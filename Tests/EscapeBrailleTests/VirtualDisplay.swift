@@ -185,6 +185,15 @@ final class VirtualDisplay: @unchecked Sendable {
 
     static var brlttyInstalled: Bool { (try? brlttyPath()) != nil }
 
+    /// Whether this build has the BrlAPI trait (without it `efb braille` only says it is missing).
+    static var brlapiBuilt: Bool {
+        #if BrlAPI
+        true
+        #else
+        false
+        #endif
+    }
+
     static func freePort() throws -> UInt16 {
         let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
