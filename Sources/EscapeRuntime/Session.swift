@@ -137,6 +137,7 @@ public final class Session {
                 events.append(stamp(.error(error), replyTo: replyTo))
             }
             events.append(stamp(.hello(serverHello), replyTo: replyTo))
+            events += engine.nameKeys(hello.keys).flatMap { perform($0, replyTo: replyTo) }
         case .game(let command):
             do {
                 let effects = try engine.apply(command, now: clock.now())

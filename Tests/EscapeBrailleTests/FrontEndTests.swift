@@ -119,6 +119,21 @@ final class SteppingClock: GameClock {
         #expect(display.text == "Darkness hdr 1/3")
     }
 
+    @Test func namesItsKeysToTheEngine() throws {
+        let display = FakeDisplay()
+        let session = try session()
+        let frontEnd = BrailleFrontEnd(
+            session: session,
+            connector: FakeConnector(displays: [display]),
+            clock: SteppingClock(),
+            options: fast,
+            log: { _ in }
+        )
+        run(frontEnd) { !display.frames.isEmpty }
+        #expect(session.engine.keyNames["next"] == "LNDN / down arrow")
+        #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
+    }
+
     @Test func keysWaitingTogetherMakeOneWrite() throws {
         let display = FakeDisplay()
         display.keys = [.command(.bottom), .route(cell: 1)]

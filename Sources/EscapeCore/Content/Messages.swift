@@ -73,6 +73,13 @@ public struct Messages: Sendable, Hashable, Decodable {
     public var nothingToActivate: String
     /// The `value` of an untouched custom-action object.
     public var noActionYet: String
+    /// Ends a chapter's teaching text when the front end named its keys.
+    ///
+    /// `{keys}` is the list. Optional, so adventure files without it still load; without it keys are
+    /// not named.
+    public var keysSentence: String?
+    /// What each gesture is called in ``keysSentence``, by command name (`next`, `rotorItem`, ...).
+    public var gestureNames: [String: String]?
 
     /// Fills the placeholders of `template` with `values`.
     ///

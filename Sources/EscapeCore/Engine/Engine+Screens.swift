@@ -42,7 +42,7 @@ extension Engine {
                 title: heading,
                 elements: [
                     Element(id: Self.titleID, label: heading, traits: [.header]),
-                    Element(id: Self.textID, label: chapter.description, traits: [.staticText]),
+                    Element(id: Self.textID, label: teachingText(chapter), traits: [.staticText]),
                     Element(id: Self.beginID, label: messages.beginButton, traits: [.button]),
                 ],
                 magicTap: ScreenGesture(action: "begin", label: messages.beginGesture),
@@ -138,6 +138,28 @@ extension Engine {
         case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _):
             preconditionFailure("a level's state always matches its puzzle")
         }
+    }
+
+    /// A chapter's description, ending with the keys its interaction needs when the front end named them.
+    private func teachingText(_ chapter: Chapter) -> String {
+        let messages = adventure.messages
+        guard !keyNames.isEmpty, let sentence = messages.keysSentence, let names = messages.gestureNames,
+            let puzzle = chapter.levels.first?.puzzle
+        else { return chapter.description }
+        var gestures: [String]
+        switch puzzle {
+        case .closedQuestion: gestures = ["next", "previous", "activate"]
+        case .openQuestion: gestures = ["next", "activate"]
+        case .rotor: gestures = ["rotor", "rotorItem", "activate"]
+        case .customActions: gestures = ["next", "action", "activate"]
+        }
+        gestures += ["hint", "menu"]
+        let keys = gestures.compactMap { gesture -> String? in
+            guard let key = keyNames[gesture], let name = names[gesture] else { return nil }
+            return "\(name): \(key)"
+        }
+        guard !keys.isEmpty else { return chapter.description }
+        return chapter.description + " " + Messages.format(sentence, ["keys": keys.joined(separator: ", ")])
     }
 
     private func menuElements() -> [Element] {

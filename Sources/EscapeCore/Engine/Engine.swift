@@ -30,6 +30,8 @@ public struct Engine: Sendable {
     public private(set) var generation = 0
     /// The last thing said (not counting echoes), for `repeatAnnouncement`.
     public private(set) var lastAnnouncement: Announcement?
+    /// What the front end's keys are called, by gesture (`next`: "LNDN", say), from its `hello`.
+    public private(set) var keyNames: [String: String] = [:]
 
     /// Starts a game.
     ///
@@ -181,6 +183,18 @@ public struct Engine: Sendable {
             completed: order.filter { state.progress.completed.contains($0) },
             total: order.count
         )
+    }
+
+    /// Learns what the player's keys are called, so teaching texts can name them.
+    ///
+    /// - Parameter names: Key names by gesture, as the front end's `hello` gave them.
+    /// - Returns: The screen and focus again when the screen on show now reads differently.
+    public mutating func nameKeys(_ names: [String: String]) -> [Effect] {
+        let before = screen
+        keyNames = names
+        guard screen != before else { return [] }
+        generation += 1
+        return arrivalEffects()
     }
 
     // MARK: - Settling a command
