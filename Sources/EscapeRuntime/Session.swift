@@ -38,6 +38,21 @@ public final class Session {
         self.clock = clock
         var progress = Progress.fresh
         do {
+            try store.acquire()
+        } catch .locked {
+            // Another game holds the save: play from it, but never write over what that game saves.
+            savesEnabled = false
+            startupErrors.append(
+                ProtocolError(
+                    .saveLocked,
+                    "another game is playing with the save (\(store.location)); this game starts from that save "
+                        + "but runs read-only: its progress will not be saved"
+                )
+            )
+        } catch {
+            // The lock file cannot be made; reading the save below reports what is wrong with the place.
+        }
+        do {
             if let data = try store.load() {
                 if data.adventureID == adventure.id {
                     progress = data.progress(in: adventure)

@@ -13,10 +13,35 @@ import Darwin
 public final class FileSaveStore: SaveStore {
     /// The save file.
     public let path: String
+    private var lockDescriptor: Int32 = -1
 
     /// Creates a store for `path`; nothing is read or written yet.
     public init(path: String) {
         self.path = path
+    }
+
+    deinit {
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+    }
+
+    /// The lock file beside the save: `PATH.lock`.
+    public var lockPath: String { path + ".lock" }
+
+    /// Takes an advisory lock (`flock`) on `PATH.lock` for as long as this store lives.
+    ///
+    /// The lock is released by the kernel when the process ends, however it ends, so a crash never
+    /// leaves a stale lock behind.
+    public func acquire() throws(SaveError) {
+        guard lockDescriptor < 0 else { return }
+        try SystemCalls.makeDirectories(Self.directory(of: path), mode: 0o700)
+        let descriptor = try SystemCalls.openLockFile(lockPath)
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { throw .locked(path: path) }
+            throw .system(operation: "locking", path: lockPath, errno: code)
+        }
+        lockDescriptor = descriptor
     }
 
     /// The default save file: `$XDG_STATE_HOME/escape-from-blindness/progress.json`, where

@@ -103,6 +103,8 @@ public enum SaveError: Error, Sendable, Hashable, CustomStringConvertible {
     case newerFormat(Int)
     /// A system call failed.
     case system(operation: String, path: String, errno: Int32)
+    /// Another game holds the save's lock.
+    case locked(path: String)
 
     /// A sentence for people.
     public var description: String {
@@ -111,6 +113,7 @@ public enum SaveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .newerFormat(let format):
             "the save file has format \(format), written by a newer version of the game; it is left untouched"
         case .system(let operation, let path, let code): "\(operation) \(path) failed: \(SystemCalls.describe(code))"
+        case .locked(let path): "another game is playing with the save \(path)"
         }
     }
 }

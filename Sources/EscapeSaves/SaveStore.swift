@@ -8,6 +8,15 @@ public protocol SaveStore: AnyObject {
     func save(_ data: SaveData) throws(SaveError)
     /// Moves a damaged save out of the way, keeping it; returns where it went.
     func moveAside() throws(SaveError) -> String?
+    /// Takes the save for this game, so a second game cannot overwrite it; taking it again is harmless.
+    ///
+    /// Throws ``SaveError/locked(path:)`` while another game holds it.
+    func acquire() throws(SaveError)
+}
+
+extension SaveStore {
+    /// Stores that no other process can reach need no lock.
+    public func acquire() throws(SaveError) {}
 }
 
 /// Keeps progress in memory, for tests and bots: nothing touches the disk.

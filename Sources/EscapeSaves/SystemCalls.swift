@@ -63,6 +63,12 @@ enum SystemCalls {
     }
 
     /// Renames atomically (wraps `rename`).
+    static func openLockFile(_ path: String) throws(SaveError) -> Int32 {
+        let descriptor = retrying { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw failure("opening", path) }
+        return descriptor
+    }
+
     static func rename(_ source: String, to target: String) throws(SaveError) {
         #if canImport(Glibc)
         let result = Glibc.rename(source, target)

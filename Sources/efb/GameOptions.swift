@@ -24,6 +24,9 @@ struct GameOptions: ParsableArguments {
     @Flag(help: "Keep progress in memory only: nothing is read from or written to disk.")
     var memorySave = false
 
+    @Flag(help: "When another game is using the save, play from it without saving instead of stopping.")
+    var readOnlySave = false
+
     @Option(help: "Language of the adventure (default: from LC_ALL, LC_MESSAGES or LANG).")
     var locale: String?
 
@@ -56,6 +59,22 @@ struct GameOptions: ParsableArguments {
         let store: any SaveStore =
             memorySave
             ? InMemorySaveStore() : FileSaveStore(path: save ?? FileSaveStore.defaultPath(environment: environment))
+        if let file = store as? FileSaveStore, !readOnlySave {
+            do {
+                try file.acquire()
+            } catch .locked(let path) {
+                let message = """
+                    efb: another game is already playing with the save \(path).
+                    Finish that game first, or start this one with --read-only-save (it will not be saved) \
+                    or with --save OTHER-FILE.
+
+                    """
+                FileHandle.standardError.write(Data(message.utf8))
+                throw ExitCode(75)
+            } catch {
+                // Any other failure is the session's to report, as an error event, once it starts.
+            }
+        }
         let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
         let options = EngineOptions(hintInterval: Int64(hintInterval * 1000), hintsAtOnce: hintsAtOnce, seed: seed)
         return Session(adventure: story, options: options, store: store, clock: gameClock)

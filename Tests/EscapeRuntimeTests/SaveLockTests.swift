@@ -1,0 +1,71 @@
+import EscapeProtocol
+import EscapeSaves
+import Foundation
+import Testing
+
+/// Two games on one save file: the second never writes over the first.
+@Suite struct SaveLockTests {
+    private func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("efb-lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aSecondStoreOnTheSameFileIsRefusedUntilTheFirstGoes() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("saves/progress.json").path
+        var first: FileSaveStore? = FileSaveStore(path: path)
+        try first?.acquire()
+        try first?.acquire()  // again: harmless
+        let second = FileSaveStore(path: path)
+        #expect(throws: SaveError.locked(path: path)) { try second.acquire() }
+        first = nil
+        try second.acquire()
+        // The folder was made for the lock, user-only.
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: directory.appendingPathComponent("saves").path
+        )
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func aSecondGameStopsOrRunsReadOnlyWhenAsked() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let save = directory.appendingPathComponent("progress.json").path
+
+        // The first game stays open on its standard input.
+        let first = Process()
+        first.executableURL = Support.executable
+        first.arguments = ["pipe", "--seed", "1", "--clock", "virtual", "--save", save]
+        let input = Pipe()
+        let output = Pipe()
+        first.standardInput = input
+        first.standardOutput = output
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            first.waitUntilExit()
+        }
+        // Once its hello is out it holds the lock.
+        _ = output.fileHandleForReading.availableData
+
+        let refused = try Support.run(["pipe", "--clock", "virtual", "--save", save], input: [])
+        #expect(refused.status == 75)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("another game is already playing with the save"))
+
+        let readOnly = try Support.run(
+            ["pipe", "--clock", "virtual", "--save", save, "--read-only-save"],
+            input: Array(#"{"type":"escape","id":1}"#.utf8) + [10]
+        )
+        #expect(readOnly.status == 0)
+        let events = try Support.events(readOnly.stdout)
+        let error = events.first { $0["type"] == .string("error") }
+        #expect(error?["code"] == .string("save_locked"))
+        #expect(events.last?["type"] == .string("bye"))
+        let validation = try Support.validate("events", readOnly.stdout)
+        #expect(validation.ok, "\(validation.report)")
+    }
+}
