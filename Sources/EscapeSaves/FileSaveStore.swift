@@ -42,6 +42,16 @@ public final class FileSaveStore: SaveStore {
             throw .system(operation: "locking", path: lockPath, errno: code)
         }
         lockDescriptor = descriptor
+        removeLeftovers()
+    }
+
+    /// Removes temporary files a killed game left beside the save; only the lock holder may.
+    private func removeLeftovers() {
+        let directory = Self.directory(of: path)
+        let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
+        for name in SystemCalls.names(in: directory) where name.hasPrefix(prefix) {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// The default save file: `$XDG_STATE_HOME/escape-from-blindness/progress.json`, where

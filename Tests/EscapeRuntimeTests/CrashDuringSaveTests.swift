@@ -1,0 +1,69 @@
+import EscapeSaves
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Saves survive the game being killed at any moment: the file always holds the old or the new state.
+@Suite struct CrashDuringSaveTests {
+    /// The two states the command stream below alternates between, saving each time.
+    private static let states: Set<SaveData> = [
+        SaveData(adventureID: "escape-from-blindness", completed: [], current: "cellar-door"),
+        SaveData(adventureID: "escape-from-blindness", completed: ["cellar-door"], current: "cellar-water"),
+    ]
+
+    /// Replay (saves a fresh game), skip the intro, begin, solve the first level (saves): 100 saves.
+    private static let commands: [UInt8] = {
+        let round = """
+            {"type":"replay"}
+            {"type":"escape"}
+            {"type":"activate","element":"begin"}
+            {"type":"activate","element":"senses"}
+
+            """
+        return Array(String(repeating: round, count: 50).utf8)
+    }()
+
+    @Test func killingTheGameWhileItSavesNeverBreaksTheSave() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let save = folder.appendingPathComponent("progress.json").path
+        var generator = SystemRandomNumberGenerator()
+        var seen: [SaveData: Int] = [:]
+        var killedMidWrite = 0
+        for round in 0..<300 {
+            let process = Process()
+            process.executableURL = Support.executable
+            process.arguments = ["pipe", "--clock", "virtual", "--save", save]
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data(Self.commands))
+            usleep(UInt32.random(in: 0..<25_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try? input.fileHandleForWriting.close()
+
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            if files.contains(where: { $0.contains(".tmp-") }) { killedMidWrite += 1 }
+            let data = try FileSaveStore(path: save).load()
+            if let data {
+                #expect(Self.states.contains(data), "round \(round): \(data)")
+                seen[data, default: 0] += 1
+            }
+        }
+        // The kills landed while the game was saving both states, not only before it started.
+        #expect(seen.count == 2, "states seen: \(seen)")
+        #expect(killedMidWrite > 0, "no kill landed inside a save")
+        print("killed mid-write (a temporary file left) in \(killedMidWrite) of 300 rounds; states: \(seen.values)")
+        // A later game cleans up what killed games left half-written.
+        try FileSaveStore(path: save).acquire()
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}
