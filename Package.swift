@@ -74,6 +74,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The fuzz target: libFuzzer's entry point under scripts/fuzz, a corpus replayer otherwise.
+        .executableTarget(
+            name: "efb-fuzz",
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeContent", "EscapeSaves", "EscapeRuntime"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "EscapeCoreTests",
             dependencies: ["EscapeCore", "EscapeContent"],

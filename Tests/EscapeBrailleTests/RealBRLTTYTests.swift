@@ -180,6 +180,53 @@ struct RealBRLTTYTests {
         try display.waitFor(timeout: 15, "the saved level") { $0.hasPrefix("The Singing Wall hdr") }
     }
 
+    @Test func saysInPlainWordsWhenBRLTTYRefusesTheKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-key-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = folder.appendingPathComponent("brlapi.key")
+        try Data("a secret only the right players know\n".utf8).write(to: key)
+        let display = try VirtualDisplay(auth: "keyfile:\(key.path)")
+        try display.start()
+        defer { display.stop() }
+
+        let refused = try BrailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer { refused.stop() }
+        try waitUntil(timeout: 10, "the refusal message") { refused.standardError.contains("refused this program") }
+        #expect(refused.standardError.contains("brlapi group"))
+        #expect(refused.process.isRunning)
+        refused.stop()
+
+        let welcome = try BrailleGame(
+            host: display.brlapiHost,
+            arguments: ["--memory-save", "--auth", "keyfile:\(key.path)"]
+        )
+        defer { welcome.stop() }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+    }
+
+    @Test func followsTheDisplaySizeEvenDuringAMessageAndSurvivesNoCells() throws {
+        let display = try VirtualDisplay()
+        try display.start()
+        let game = try BrailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+        try display.resize(columns: 20)
+        try display.waitFor("20 cells") { $0 == "Darkness hdr 1/3" && display.width == 20 }
+        try display.press("HELP") { $0 == "This level has no" }
+        try display.resize(columns: 30)
+        try display.waitFor("the message laid out again") { $0 == "This level has no hints." }
+        try display.resize(columns: 0)
+        usleep(1_500_000)
+        #expect(game.process.isRunning)
+        try display.resize(columns: 40)
+        try display.waitFor("the message on 40 cells") { $0 == "This level has no hints." && display.width == 40 }
+        try display.press("ROUTE 1") { $0 == "Darkness hdr 1/3" }
+    }
+
     // MARK: Steps a player takes
 
     private func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {

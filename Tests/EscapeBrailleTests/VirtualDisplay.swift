@@ -26,8 +26,12 @@ final class VirtualDisplay: @unchecked Sendable {
         var closed = false
     }
 
+    /// BrlAPI's authorization: `none`, or `keyfile:PATH`.
+    let auth: String
+
     /// Picks free ports; nothing runs yet.
-    init(brlapiNumber: Int? = nil) throws {
+    init(brlapiNumber: Int? = nil, auth: String = "none") throws {
+        self.auth = auth
         displayPort = try Self.freePort()
         let number = try brlapiNumber ?? Self.freeBrlapiNumber()
         brlapiHost = "127.0.0.1:\(number)"
@@ -47,7 +51,7 @@ final class VirtualDisplay: @unchecked Sendable {
         let number = brlapiHost.split(separator: ":").last.map(String.init) ?? "0"
         process.arguments = [
             "-n", "-e", "-q", "-b", "vr", "-d", "server:127.0.0.1:\(displayPort)", "-x", "no", "-s", "no",
-            "-A", "host=127.0.0.1:\(number),auth=none", "-f", "/dev/null", "-F", "/dev/null",
+            "-A", "host=127.0.0.1:\(number),auth=\(auth)", "-f", "/dev/null", "-F", "/dev/null",
             "-W", folder.path, "-U", folder.path, "-P", folder.appendingPathComponent("pid").path,
         ]
         let errors = Pipe()
@@ -126,8 +130,19 @@ final class VirtualDisplay: @unchecked Sendable {
         state.withLock { $0.visual }.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
     }
 
+    /// How many cells the last update had.
+    var width: Int { state.withLock { $0.visual.count } }
+
     /// Everything the display showed, in order.
     var history: [String] { state.withLock { $0.history } }
+
+    /// Tells BRLTTY the display now has `columns` cells, as a display whose size changes would.
+    func resize(columns: Int) throws {
+        try press("cells \(columns)")
+    }
+
+    /// A folder of this display's own, for files a test needs beside BRLTTY.
+    var privateFolder: URL { folder }
 
     /// Presses a key: a BRLTTY command name such as `LNDN`, `ROUTE 3` or `PASSCHAR 0x61`.
     ///

@@ -88,3 +88,20 @@ struct EndToEndTests {
         #expect(result.stderr.contains("adventure.json: $: missing required key"))
     }
 }
+
+/// The fuzz corpus replayed through the fuzz target's own checks, as a regression test.
+@Suite struct FuzzCorpusTests {
+    @Test func everyInputOfTheCorpusPlaysWithoutAFailure() throws {
+        let replayer = Support.executable.deletingLastPathComponent().appendingPathComponent("efb-fuzz")
+        let process = Process()
+        process.executableURL = replayer
+        process.arguments = [Support.root.appendingPathComponent("Tests/FuzzCorpus").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("inputs replayed without a failure"))
+    }
+}
