@@ -85,6 +85,11 @@ let package = Package(
             dependencies: ["EscapeCore", "EscapeContent"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "EscapeContentTests",
+            dependencies: ["EscapeContent", "EscapeCore"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "EscapeProtocolTests", dependencies: ["EscapeProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeSavesTests",

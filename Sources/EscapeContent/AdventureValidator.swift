@@ -1,5 +1,24 @@
 import EscapeCore
 
+/// How big an adventure may be, so a hostile or broken file cannot make the engine or a Braille
+/// display choke; each limit is documented in Protocol/README.md.
+public enum AdventureLimits {
+    /// Chapters in an adventure.
+    public static let chapters = 50
+    /// Levels in a chapter.
+    public static let levelsPerChapter = 50
+    /// Pages of the introduction.
+    public static let introPages = 20
+    /// Hints of a level.
+    public static let hints = 10
+    /// Answers of a closed question, clues of a rotor level, objects of a custom-action level.
+    public static let choices = 20
+    /// Codes of a rotor, accepted answers of an open question, actions of an object.
+    public static let items = 100
+    /// Characters in any one text (a story, a label, a hint).
+    public static let textLength = 4000
+}
+
 /// The rules an adventure must follow beyond its shape: unique ids, exactly one right answer, and so on.
 enum AdventureValidator {
     /// Element ids the engine itself puts on level screens.
@@ -17,6 +36,7 @@ enum AdventureValidator {
         )
         check(!adventure.intro.isEmpty, "$.intro", "needs at least one page")
         check(!adventure.chapters.isEmpty, "$.chapters", "needs at least one chapter")
+        problems += limitProblems(in: adventure)
         var chapterIDs: Set<String> = []
         var levelIDs: Set<String> = []
         for (chapterIndex, chapter) in adventure.chapters.enumerated() {
@@ -77,6 +97,61 @@ enum AdventureValidator {
                     ".objects[\(index)].correct",
                     "\"\(object.correct)\" is not one of the object's actions"
                 )
+            }
+        }
+        return problems
+    }
+
+    /// Every count and text over its limit in ``AdventureLimits``.
+    private static func limitProblems(in adventure: Adventure) -> [ContentError.Problem] {
+        var problems: [ContentError.Problem] = []
+        func count(_ value: Int, _ limit: Int, _ path: String, _ what: String) {
+            if value > limit {
+                problems.append(.init(path: path, message: "too many \(what): \(value); the limit is \(limit)"))
+            }
+        }
+        func text(_ value: String, _ path: String) {
+            if value.count > AdventureLimits.textLength {
+                problems.append(
+                    .init(
+                        path: path,
+                        message:
+                            "the text is \(value.count) characters long; the limit is \(AdventureLimits.textLength)"
+                    )
+                )
+            }
+        }
+        count(adventure.chapters.count, AdventureLimits.chapters, "$.chapters", "chapters")
+        count(adventure.intro.count, AdventureLimits.introPages, "$.intro", "pages")
+        for (index, page) in adventure.intro.enumerated() { text(page.text, "$.intro[\(index)].text") }
+        text(adventure.ending.text, "$.ending.text")
+        for (chapterIndex, chapter) in adventure.chapters.enumerated() {
+            let chapterPath = "$.chapters[\(chapterIndex)]"
+            count(chapter.levels.count, AdventureLimits.levelsPerChapter, "\(chapterPath).levels", "levels")
+            text(chapter.description, "\(chapterPath).description")
+            for (levelIndex, level) in chapter.levels.enumerated() {
+                let path = "\(chapterPath).levels[\(levelIndex)]"
+                count(level.hints.count, AdventureLimits.hints, "\(path).hints", "hints")
+                text(level.story, "\(path).story")
+                switch level.puzzle {
+                case .closedQuestion(let question):
+                    count(question.answers.count, AdventureLimits.choices, "\(path).puzzle.answers", "answers")
+                case .openQuestion(let question):
+                    count(question.accepted.count, AdventureLimits.items, "\(path).puzzle.accepted", "answers")
+                case .rotor(let rotor):
+                    count(rotor.clues.count, AdventureLimits.choices, "\(path).puzzle.clues", "clues")
+                    count(rotor.codes.count, AdventureLimits.items, "\(path).puzzle.codes", "codes")
+                case .customActions(let puzzle):
+                    count(puzzle.objects.count, AdventureLimits.choices, "\(path).puzzle.objects", "objects")
+                    for (index, object) in puzzle.objects.enumerated() {
+                        count(
+                            object.actions.count,
+                            AdventureLimits.items,
+                            "\(path).puzzle.objects[\(index)].actions",
+                            "actions"
+                        )
+                    }
+                }
             }
         }
         return problems

@@ -118,6 +118,8 @@ struct CommandDecoderTests {
 
     @Test func limitsTheLengthOfTypedText() {
         let long = String(repeating: "a", count: CommandDecoder.maximumInputLength + 1)
-        #expect(code(#"{"type":"input","text":"\#(long)"}"#) == .invalidParams)
+        #expect(code(#"{"type":"input","text":"\#(long)"}"#) == .inputTooLong)
+        let longest = String(repeating: "é", count: CommandDecoder.maximumInputLength)
+        #expect(code(#"{"type":"input","text":"\#(longest)"}"#) == nil)
     }
 }

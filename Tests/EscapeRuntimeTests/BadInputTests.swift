@@ -7,36 +7,31 @@ import Testing
 
 /// Every class of bad input gets its documented answer, and the next command still works.
 struct BadInputTests {
-    /// A bad line, and the error code it must get (`nil`: accepted without an error).
-    static let corpus: [(name: String, line: [UInt8], code: String?)] = [
-        ("truncated object", Array("{\"type\":".utf8), "malformed_json"),
-        ("trailing comma", Array("{\"type\":\"next\",}".utf8), "malformed_json"),
-        ("single quotes", Array("{'type':'next'}".utf8), "malformed_json"),
-        ("bare word", Array("next".utf8), "malformed_json"),
-        ("two objects", Array("{} {}".utf8), "malformed_json"),
-        ("number", Array("42".utf8), "not_an_object"),
-        ("string", Array("\"next\"".utf8), "not_an_object"),
-        ("array", Array("[{\"type\":\"next\"}]".utf8), "not_an_object"),
-        ("null", Array("null".utf8), "not_an_object"),
-        ("byte-order mark", [0xEF, 0xBB, 0xBF] + Array("{\"type\":\"ping\"}".utf8), nil),
-        ("wrong field type", Array("{\"type\":\"focus\",\"element\":12}".utf8), "invalid_params"),
-        ("unknown command", Array("{\"type\":\"fly\"}".utf8), "unknown_command"),
-        ("missing type", Array("{\"id\":1}".utf8), "invalid_params"),
-        ("missing field", Array("{\"type\":\"goto\",\"chapter\":1}".utf8), "invalid_params"),
-        ("goto beyond the game", Array("{\"type\":\"goto\",\"chapter\":99,\"level\":1}".utf8), "invalid_params"),
-        ("action index past the list", Array("{\"type\":\"action\",\"index\":99}".utf8), "not_now"),
-        ("invalid UTF-8", [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D], "invalid_utf8"),
-        ("NUL byte", Array("{\"type\":\"ping\"}".utf8) + [0], "malformed_json"),
-        ("NUL in a string", Array("{\"type\":\"input\",\"text\":\"a".utf8) + [0] + Array("\"}".utf8), "malformed_json"),
-        ("lone surrogate", Array("{\"type\":\"input\",\"text\":\"\\udead\"}".utf8), "malformed_json"),
-        ("deep nesting", Array(String(repeating: "[", count: 100_000).utf8), "too_deep"),
-        ("huge number", Array("{\"type\":\"wait\",\"ms\":1e999999}".utf8), "malformed_json"),
-        ("huge integer", Array("{\"type\":\"wait\",\"ms\":123456789012345678901234567890}".utf8), "invalid_params"),
-        ("duplicate keys", Array("{\"type\":\"next\",\"type\":\"quit\"}".utf8), "malformed_json"),
-        ("empty line", [], nil),
-        ("line of spaces", Array("      ".utf8), nil),
-        ("CRLF ending", Array("{\"type\":\"ping\"}\r".utf8), nil),
-    ]
+    /// The checked-in corpus, Tests/BadInputCorpus: one line per file (no newline), named
+    /// `NN-what.EXPECTED`, where EXPECTED is the error code it must get, `accepted` (answered with no
+    /// error) or `blank` (not answered at all).
+    static let corpus: [(name: String, line: [UInt8], code: String?)] = {
+        let folder = Support.root.appendingPathComponent("Tests/BadInputCorpus")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name in
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
+                let expected = name.split(separator: ".").last
+            else { return nil }
+            let code = expected == "accepted" || expected == "blank" ? nil : String(expected)
+            return (name, Array(data), code)
+        }
+    }()
+
+    @Test func theCorpusCoversEveryClassOfBadInput() {
+        #expect(Self.corpus.count >= 30)
+        let codes = Set(Self.corpus.compactMap(\.code))
+        for code in [
+            "malformed_json", "not_an_object", "invalid_utf8", "too_deep", "unknown_command", "invalid_params",
+            "not_now", "input_too_long",
+        ] {
+            #expect(codes.contains(code), "no sample gets \(code)")
+        }
+    }
 
     @Test func eachBadLineGetsItsErrorAndTheNextCommandWorks() throws {
         for sample in Self.corpus {
@@ -50,6 +45,8 @@ struct BadInputTests {
                 return nil
             }
             #expect(errors.map(\.rawValue) == (sample.code.map { [$0] } ?? []), "\(sample.name)")
+            let answered = events.filter { $0.replyTo != .string("after") }
+            #expect(answered.isEmpty == sample.name.hasSuffix(".blank"), "\(sample.name)")
             #expect(events.last?.event == .done, "\(sample.name)")
             #expect(events.last?.replyTo == .string("after"), "\(sample.name)")
         }
@@ -110,5 +107,54 @@ struct BadInputTests {
             Issue.record("the hello is still answered")
             return
         }
+    }
+}
+
+/// A line far over the limit is dropped as it arrives: the engine's memory does not grow with it.
+@Suite struct BoundedMemoryTests {
+    /// The peak resident memory of a process, in KiB (`VmHWM` in /proc/PID/status).
+    private func peakMemory(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
+    }
+
+    @Test func aSixteenMebibyteLineIsNotKept() throws {
+        let process = Process()
+        process.executableURL = Support.executable
+        process.arguments = ["pipe", "--clock", "virtual", "--memory-save"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        let reader = output.fileHandleForReading
+        func readUntil(_ marker: String) -> String {
+            var text = ""
+            while !text.contains(marker) {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            return text
+        }
+        input.fileHandleForWriting.write(Data(#"{"type":"ping","id":"before"}"#.utf8 + [10]))
+        _ = readUntil(#""replyTo":"before""#)
+        let baseline = try #require(peakMemory(of: process.processIdentifier))
+
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<16 { input.fileHandleForWriting.write(chunk) }
+        input.fileHandleForWriting.write(Data([10] + #"{"type":"ping","id":"after"}"#.utf8 + [10]))
+        let answer = readUntil(#""replyTo":"after""#)
+        #expect(answer.contains(#""code":"line_too_long""#))
+        let peak = try #require(peakMemory(of: process.processIdentifier))
+        // The framer keeps at most the 1 MiB limit of a line, and reads 64 KiB at a time.
+        #expect(peak - baseline < 3 * 1024, "peak memory grew from \(baseline) KiB to \(peak) KiB")
     }
 }

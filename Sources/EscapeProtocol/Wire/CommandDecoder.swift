@@ -85,8 +85,8 @@ public enum CommandDecoder {
             let text = try fields.string("text")
             guard text.count <= maximumInputLength else {
                 throw ProtocolError(
-                    .invalidParams,
-                    "text is longer than \(maximumInputLength) characters",
+                    .inputTooLong,
+                    "text is \(text.count) characters long; the limit is \(maximumInputLength)",
                     field: "text"
                 )
             }

@@ -30,6 +30,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case saveFailed = "save_failed"
     /// The save file could not be read; the game started fresh and the file was kept.
     case saveUnreadable = "save_unreadable"
+    /// `input` text is longer than the limit (1000 characters).
+    case inputTooLong = "input_too_long"
     /// Another game holds the save; this one runs read-only.
     case saveLocked = "save_locked"
 }

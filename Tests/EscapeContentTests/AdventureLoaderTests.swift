@@ -1,0 +1,92 @@
+import EscapeContent
+import EscapeCore
+import Foundation
+import Testing
+
+/// Loading and validating adventure files: every problem named with the file and its path.
+@Suite struct AdventureLoaderTests {
+    /// The shipped English adventure as a mutable JSON tree.
+    private func shipped() throws -> [String: Any] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
+        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    private func problems(_ tree: [String: Any]) throws -> [String] {
+        let data = try JSONSerialization.data(withJSONObject: tree)
+        do {
+            _ = try AdventureLoader.decode(data, file: "test.json")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func theShippedAdventuresLoad() throws {
+        let adventure = try AdventureLoader.bundled(locale: "en_GB.UTF-8")
+        #expect(adventure.locale == "en")
+        #expect(adventure.chapters.reduce(0) { $0 + $1.levels.count } >= 12)
+    }
+
+    @Test func aSyntaxErrorNamesTheFile() {
+        #expect(throws: ContentError.self) {
+            try AdventureLoader.decode(Data("{\"format\":".utf8), file: "broken.json")
+        }
+        do {
+            _ = try AdventureLoader.decode(Data("{\"format\":".utf8), file: "broken.json")
+        } catch {
+            #expect(error.description.hasPrefix("broken.json: $"))
+        }
+    }
+
+    @Test func aMissingFieldIsNamedWithItsPath() throws {
+        var tree = try shipped()
+        var chapters = try #require(tree["chapters"] as? [[String: Any]])
+        chapters[1]["title"] = nil
+        tree["chapters"] = chapters
+        let found = try problems(tree)
+        #expect(found.contains { $0.contains("$.chapters[1]") && $0.contains("title") }, "\(found)")
+    }
+
+    @Test func rulesBeyondTheShapeAreChecked() throws {
+        var tree = try shipped()
+        var chapters = try #require(tree["chapters"] as? [[String: Any]])
+        var levels = try #require(chapters[0]["levels"] as? [[String: Any]])
+        var puzzle = try #require(levels[0]["puzzle"] as? [String: Any])
+        var answers = try #require(puzzle["answers"] as? [[String: Any]])
+        answers[1]["correct"] = true
+        puzzle["answers"] = answers
+        levels[0]["puzzle"] = puzzle
+        levels[1]["id"] = levels[0]["id"]
+        chapters[0]["levels"] = levels
+        tree["chapters"] = chapters
+        let found = try problems(tree)
+        #expect(
+            found.contains("$.chapters[0].levels[0].puzzle.answers: exactly one answer must have \"correct\": true")
+        )
+        #expect(found.contains { $0.hasPrefix("$.chapters[0].levels[1].id: duplicate level id") })
+    }
+
+    @Test func sizesOverTheLimitsAreRefused() throws {
+        var tree = try shipped()
+        var chapters = try #require(tree["chapters"] as? [[String: Any]])
+        var levels = try #require(chapters[0]["levels"] as? [[String: Any]])
+        levels[0]["story"] = String(repeating: "long ", count: AdventureLimits.textLength)
+        levels[0]["hints"] = Array(repeating: "a hint", count: AdventureLimits.hints + 1)
+        chapters[0]["levels"] = levels
+        tree["chapters"] = chapters
+        let found = try problems(tree)
+        #expect(found.contains { $0.hasPrefix("$.chapters[0].levels[0].story: the text is") })
+        #expect(found.contains("$.chapters[0].levels[0].hints: too many hints: 11; the limit is 10"))
+    }
+
+    @Test func aFileOverTheSizeLimitIsRefusedBeforeParsing() {
+        let data = Data(repeating: 0x20, count: AdventureLoader.maximumFileSize + 1)
+        do {
+            _ = try AdventureLoader.decode(data, file: "huge.json")
+            Issue.record("a huge file loaded")
+        } catch {
+            #expect(error.description.contains("the limit is \(AdventureLoader.maximumFileSize)"))
+        }
+    }
+}
