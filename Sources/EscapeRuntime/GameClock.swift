@@ -35,6 +35,11 @@ public final class VirtualClock: GameClock {
 
     /// `true`.
     public var isVirtual: Bool { true }
+
+    /// Sets the time, as a restored snapshot says it was.
+    public func reset(to time: Int64) {
+        self.time = time
+    }
 }
 
 /// The system's monotonic clock (`CLOCK_MONOTONIC`), counted from the clock's creation.

@@ -1,6 +1,7 @@
 public import EscapeCore
 public import EscapeProtocol
 public import EscapeSaves
+import Foundation
 
 /// One game behind the protocol: the engine, its clock and its save, turning commands into stamped events.
 ///
@@ -11,12 +12,12 @@ public final class Session {
     public static let engineVersion = "0.1.0"
 
     /// The game.
-    public private(set) var engine: Engine
+    public fileprivate(set) var engine: Engine
     private let store: any SaveStore
-    private let clock: any GameClock
-    private var sequence = 0
+    fileprivate let clock: any GameClock
+    fileprivate var sequence = 0
     private var savesEnabled = true
-    private var savedProgress: Progress?
+    fileprivate var savedProgress: EscapeCore.Progress?
     private var startupErrors: [ProtocolError] = []
     /// What the client said in `hello`, if it did.
     public private(set) var client: ClientHello?
@@ -36,7 +37,7 @@ public final class Session {
     public init(adventure: Adventure, options: EngineOptions, store: any SaveStore, clock: any GameClock) {
         self.store = store
         self.clock = clock
-        var progress = Progress.fresh
+        var progress = EscapeCore.Progress.fresh
         do {
             try store.acquire()
         } catch .locked {
@@ -140,7 +141,19 @@ public final class Session {
             )
             return events + [stamp(.error(error), replyTo: replyTo), stamp(.done, replyTo: replyTo)]
         }
-        switch request.command {
+        if case .quit = request.command {
+            return events + quit(replyTo: replyTo)
+        }
+        events += execute(request.command, replyTo: replyTo)
+        if isFinished { return events }
+        events.append(stamp(.done, replyTo: replyTo))
+        return events
+    }
+
+    /// Carries out one command: its events, without the closing `done`.
+    private func execute(_ command: Command, replyTo: RequestID?) -> [StampedEvent] {
+        var events: [StampedEvent] = []
+        switch command {
         case .hello(let hello):
             client = hello
             if hello.protocolVersion != EventEncoder.protocolVersion {
@@ -154,12 +167,9 @@ public final class Session {
             events.append(stamp(.hello(serverHello), replyTo: replyTo))
             events += engine.nameKeys(hello.keys).flatMap { perform($0, replyTo: replyTo) }
         case .game(let command):
-            do {
-                let effects = try engine.apply(command, now: clock.now())
-                events += effects.flatMap { perform($0, replyTo: replyTo) }
-            } catch {
-                events.append(stamp(.error(ProtocolError(error)), replyTo: replyTo))
-            }
+            events += apply([command], replyTo: replyTo)
+        case .onElement(let element, let command):
+            events += apply([.focus(element: element), command], replyTo: replyTo)
         case .state:
             events += stateEvents(replyTo: replyTo)
         case .ping:
@@ -167,15 +177,56 @@ public final class Session {
         case .wait(let milliseconds):
             clock.wait(milliseconds: milliseconds)
             events += engine.advanceTime(to: clock.now()).flatMap { perform($0, replyTo: replyTo) }
+        case .validActions:
+            events.append(stamp(validActionsEvent, replyTo: replyTo))
+        case .snapshot:
+            events.append(stamp(.snapshot(blob: makeSnapshot()), replyTo: replyTo))
+        case .restore(let blob):
+            do {
+                try restore(blob)
+            } catch {
+                events.append(stamp(.error(error), replyTo: replyTo))
+            }
+        case .batch(let commands):
+            for command in commands {
+                if case .quit = command { return events + quit(replyTo: replyTo) }
+                events += execute(command, replyTo: replyTo)
+            }
         case .quit:
-            isFinished = true
-            events.append(stamp(.game(.ended(.quit)), replyTo: replyTo))
-            events.append(stamp(.done, replyTo: replyTo))
-            events.append(stamp(.bye, replyTo: replyTo))
-            return events
+            events += quit(replyTo: replyTo)
         }
-        events.append(stamp(.done, replyTo: replyTo))
+        if client?.want.contains("validActions") == true,
+            events.contains(where: { if case .game(.focus) = $0.event { true } else { false } })
+        {
+            events.append(stamp(validActionsEvent, replyTo: replyTo))
+        }
         return events
+    }
+
+    /// Applies game commands as one: if one is refused, the state is left as it was before the first.
+    private func apply(_ commands: [GameCommand], replyTo: RequestID?) -> [StampedEvent] {
+        let before = engine
+        var effects: [Effect] = []
+        do {
+            for command in commands { effects += try engine.apply(command, now: clock.now()) }
+        } catch {
+            engine = before
+            return [stamp(.error(ProtocolError(error)), replyTo: replyTo)]
+        }
+        return effects.flatMap { perform($0, replyTo: replyTo) }
+    }
+
+    private func quit(replyTo: RequestID?) -> [StampedEvent] {
+        isFinished = true
+        return [
+            stamp(.ended(reason: "quit", cutShort: engine.screen.kind != .end), replyTo: replyTo),
+            stamp(.done, replyTo: replyTo),
+            stamp(.bye, replyTo: replyTo),
+        ]
+    }
+
+    private var validActionsEvent: Event {
+        .validActions(screen: engine.screen.id, actions: engine.validActions)
     }
 
     /// Lets the clock's time reach the engine: announces hints that unlocked meanwhile.
@@ -195,7 +246,10 @@ public final class Session {
     public func finish() -> [StampedEvent] {
         guard !isFinished else { return [] }
         isFinished = true
-        return [stamp(.bye, replyTo: nil)]
+        return [
+            stamp(.ended(reason: "eof", cutShort: engine.screen.kind != .end), replyTo: nil),
+            stamp(.bye, replyTo: nil),
+        ]
     }
 
     /// The whole state as events: screen, focus, rotor and actions where present, progress.
@@ -229,6 +283,8 @@ public final class Session {
 
     private func perform(_ effect: Effect, replyTo: RequestID?) -> [StampedEvent] {
         switch effect {
+        case .event(.ended(let reason)):
+            return [stamp(.ended(reason: reason.rawValue, cutShort: false), replyTo: replyTo)]
         case .event(let event):
             return [stamp(.game(event), replyTo: replyTo)]
         case .save(let progress):
@@ -250,5 +306,100 @@ public final class Session {
     private func stamp(_ event: Event, replyTo: RequestID?) -> StampedEvent {
         sequence += 1
         return StampedEvent(seq: sequence, replyTo: replyTo, generation: engine.generation, event: event)
+    }
+}
+
+// MARK: - Snapshots
+
+/// What a snapshot blob holds: the engine's state and the session's numbering, for one adventure.
+private struct SessionSnapshot: Codable {
+    /// The blob format; another one is refused.
+    var format: Int
+    /// The engine that made it; another version is refused.
+    var engine: String
+    /// The adventure it belongs to.
+    var adventure: String
+    /// The `seq` of the `done` that settled the `snapshot` command.
+    var seq: Int
+    /// The virtual clock's time, or `nil` on the real clock.
+    var clock: Int64?
+    /// The progress last saved.
+    var saved: EscapeCore.Progress?
+    /// The game.
+    var state: EngineSnapshot
+}
+
+extension Session {
+    /// The blob format this engine writes and reads.
+    static let snapshotFormat = 1
+    private static let snapshotPrefix = "efb-snapshot-1."
+
+    /// The state as a blob: `efb-snapshot-1.` + base64 of the JSON state + `.` + its FNV-1a checksum.
+    fileprivate func makeSnapshot() -> String {
+        let payload = SessionSnapshot(
+            format: Self.snapshotFormat,
+            engine: Self.engineVersion,
+            adventure: engine.adventure.id,
+            seq: sequence + 2,  // the snapshot event, then its done
+            clock: clock.isVirtual ? clock.now() : nil,
+            saved: savedProgress,
+            state: engine.snapshot
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(payload) else {
+            preconditionFailure("the engine's state always encodes")
+        }
+        return Self.snapshotPrefix + data.base64EncodedString() + "." + Self.checksum(data)
+    }
+
+    /// Brings back a blob's state, or refuses it with `bad_snapshot` and changes nothing.
+    fileprivate func restore(_ blob: String) throws(ProtocolError) {
+        func refuse(_ reason: String) -> ProtocolError {
+            ProtocolError(.badSnapshot, "the snapshot cannot be restored: \(reason)", field: "blob")
+        }
+        guard blob.hasPrefix(Self.snapshotPrefix) else {
+            throw refuse("it is not a snapshot of this engine's format \(Self.snapshotFormat)")
+        }
+        let parts = blob.dropFirst(Self.snapshotPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let data = Data(base64Encoded: String(parts[0])) else {
+            throw refuse("it is not a complete snapshot")
+        }
+        guard Self.checksum(data) == parts[1] else { throw refuse("its checksum does not match: it was altered") }
+        let payload: SessionSnapshot
+        do {
+            payload = try JSONDecoder().decode(SessionSnapshot.self, from: data)
+        } catch {
+            throw refuse("its content cannot be read")
+        }
+        guard payload.format == Self.snapshotFormat, payload.engine == Self.engineVersion else {
+            throw refuse("it was made by engine \(payload.engine); this is engine \(Self.engineVersion)")
+        }
+        guard payload.adventure == engine.adventure.id else {
+            throw refuse("it belongs to the adventure \"\(payload.adventure)\", not \"\(engine.adventure.id)\"")
+        }
+        var restored = engine
+        do {
+            try restored.restore(payload.state)
+        } catch {
+            throw refuse(error.description)
+        }
+        engine = restored
+        savedProgress = payload.saved
+        if let time = payload.clock, let virtual = clock as? VirtualClock { virtual.reset(to: time) }
+        // The restore's done takes the number the snapshot's done had, so what follows is numbered
+        // as it was; numbers never go back within a session.
+        sequence = max(sequence, payload.seq - 1)
+    }
+
+    /// FNV-1a, 64 bits, in hex: catches a blob changed by accident or by hand.
+    private static func checksum(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

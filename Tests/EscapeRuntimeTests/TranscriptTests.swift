@@ -3,12 +3,14 @@ import EscapeRuntime
 import Foundation
 import Testing
 
-/// The full seeded playthrough in Protocol/examples, compared byte for byte.
+/// The seeded examples in Protocol/examples, compared byte for byte.
 struct TranscriptTests {
     private let commands = Support.examples.appendingPathComponent("full-game.commands.ndjson")
-    private let golden = Support.examples.appendingPathComponent("full-game.transcript.ndjson")
 
-    @Test func theFullGameMatchesTheGoldenTranscript() throws {
+    @Test(arguments: ["full-game", "bot-features"])
+    func theExamplesMatchTheirGoldenTranscripts(name: String) throws {
+        let commands = Support.examples.appendingPathComponent("\(name).commands.ndjson")
+        let golden = Support.examples.appendingPathComponent("\(name).transcript.ndjson")
         let input = try Array(Data(contentsOf: commands))
         let output = Support.transcript(of: input)
         if ProcessInfo.processInfo.environment["EFB_RECORD"] == "1" {

@@ -1,5 +1,5 @@
 /// What the player has done on the level being played.
-struct LevelState: Hashable, Sendable {
+struct LevelState: Hashable, Sendable, Codable {
     /// When the player arrived, for hint timing.
     var enteredAt: Int64
     /// How many hints the player has heard.
@@ -11,7 +11,7 @@ struct LevelState: Hashable, Sendable {
 }
 
 /// The state of each kind of puzzle.
-enum PuzzleState: Hashable, Sendable {
+enum PuzzleState: Hashable, Sendable, Codable {
     /// The answers' order on screen, as indices into the content's answers.
     case closed(order: [Int])
     /// The text typed into the field.

@@ -27,11 +27,11 @@ public struct Engine: Sendable {
     public let options: EngineOptions
     var state: GameState
     /// Grows by one with every change of state a front end could notice.
-    public private(set) var generation = 0
+    public internal(set) var generation = 0
     /// The last thing said (not counting echoes), for `repeatAnnouncement`.
-    public private(set) var lastAnnouncement: Announcement?
+    public internal(set) var lastAnnouncement: Announcement?
     /// What the front end's keys are called, by gesture (`next`: "LNDN", say), from its `hello`.
-    public private(set) var keyNames: [String: String] = [:]
+    public internal(set) var keyNames: [String: String] = [:]
 
     /// Starts a game.
     ///
@@ -231,7 +231,7 @@ public struct Engine: Sendable {
     // MARK: - State
 
     /// Everything that changes as the game is played.
-    struct GameState: Hashable, Sendable {
+    struct GameState: Hashable, Sendable, Codable {
         var rng: SeededGenerator
         var progress: Progress
         /// The screens on show: the bottom one is where the player plays; the menu and the assistive
@@ -242,13 +242,13 @@ public struct Engine: Sendable {
     }
 
     /// A screen on the stack and where focus is on it.
-    struct Frame: Hashable, Sendable {
+    struct Frame: Hashable, Sendable, Codable {
         var place: Place
         var focus = 0
     }
 
     /// The screens of the game.
-    enum Place: Hashable, Sendable {
+    enum Place: Hashable, Sendable, Codable {
         case intro(page: Int)
         case chapter(Int)
         case level(LevelPosition, LevelState)

@@ -1,5 +1,5 @@
 /// How urgently an announcement should be spoken.
-public enum Priority: String, Sendable, Hashable, CaseIterable {
+public enum Priority: String, Sendable, Hashable, CaseIterable, Codable {
     /// After whatever is being said.
     case polite
     /// Interrupting whatever is being said.
@@ -7,7 +7,7 @@ public enum Priority: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What an announcement is, so a front end may style or filter it.
-public enum AnnouncementCategory: String, Sendable, Hashable, CaseIterable {
+public enum AnnouncementCategory: String, Sendable, Hashable, CaseIterable, Codable {
     /// Story and descriptions.
     case narrative
     /// The game's response to what the player did.
@@ -21,7 +21,7 @@ public enum AnnouncementCategory: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Something said to the player.
-public struct Announcement: Sendable, Hashable {
+public struct Announcement: Sendable, Hashable, Codable {
     /// What to say.
     public var text: String
     /// How urgently.

@@ -2,7 +2,7 @@
 ///
 /// The engine owns one as part of its state, so a seed and a list of commands give the same game
 /// every time, and a saved state carries on exactly where it was.
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
+public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable, Codable {
     private var state: UInt64
 
     /// Creates a generator whose sequence is fixed by `seed`.

@@ -26,9 +26,18 @@ public struct ClientHello: Sendable, Hashable {
     public var capabilities: [String]
     /// What its keys are called, by command name (`next`: "LNDN", say), for teaching texts.
     public var keys: [String: String]
+    /// Extra events it wants (`validActions`: the valid actions after every focus).
+    public var want: [String]
 
     /// Creates a hello.
-    public init(client: String?, protocolVersion: Int, capabilities: [String] = [], keys: [String: String] = [:]) {
+    public init(
+        client: String?,
+        protocolVersion: Int,
+        capabilities: [String] = [],
+        keys: [String: String] = [:],
+        want: [String] = []
+    ) {
+        self.want = want
         self.client = client
         self.protocolVersion = protocolVersion
         self.capabilities = capabilities
@@ -50,6 +59,16 @@ public enum Command: Sendable, Hashable {
     case wait(milliseconds: Int)
     /// Ends the session.
     case quit
+    /// A gesture aimed at an element: the element is focused first, then the gesture performed.
+    case onElement(element: String, GameCommand)
+    /// Asks for the actions valid now.
+    case validActions
+    /// Asks for the whole state as an opaque, versioned blob.
+    case snapshot
+    /// Brings back the state a `snapshot` blob holds.
+    case restore(blob: String)
+    /// Several commands carried out in order, settled by one `done`.
+    case batch([Command])
 }
 
 /// A command with its envelope.

@@ -65,7 +65,8 @@ public enum CommandDecoder {
                     client: try fields.optionalString("client"),
                     protocolVersion: try fields.int("protocol", in: 0...Int.max),
                     capabilities: try fields.optionalStrings("capabilities") ?? [],
-                    keys: try fields.optionalStringMap("keys") ?? [:]
+                    keys: try fields.optionalStringMap("keys") ?? [:],
+                    want: try fields.optionalStrings("want") ?? []
                 )
             )
         case "next": return .game(.next)
@@ -74,13 +75,15 @@ public enum CommandDecoder {
         case "last": return .game(.last)
         case "focus": return .game(.focus(element: try fields.string("element")))
         case "activate": return .game(.activate(element: try fields.optionalString("element")))
-        case "rotor": return .game(.rotor(try fields.enumeration("direction", Direction.self)))
-        case "rotorItem": return .game(.rotorItem(try fields.enumeration("direction", Direction.self)))
+        case "rotor": return try aimed(.rotor(try fields.enumeration("direction", Direction.self)), fields)
+        case "rotorItem": return try aimed(.rotorItem(try fields.enumeration("direction", Direction.self)), fields)
         case "action":
-            if let index = try fields.optionalInt("index", in: 1...Int.max) { return .game(.action(.index(index))) }
-            if let name = try fields.optionalString("name") { return .game(.action(.name(name))) }
+            if let index = try fields.optionalInt("index", in: 1...Int.max) {
+                return try aimed(.action(.index(index)), fields)
+            }
+            if let name = try fields.optionalString("name") { return try aimed(.action(.name(name)), fields) }
             throw ProtocolError(.invalidParams, "action needs a name or an index", field: "name")
-        case "adjust": return .game(.adjust(try fields.enumeration("direction", AdjustDirection.self)))
+        case "adjust": return try aimed(.adjust(try fields.enumeration("direction", AdjustDirection.self)), fields)
         case "input":
             let text = try fields.string("text")
             guard text.count <= maximumInputLength else {
@@ -109,9 +112,49 @@ public enum CommandDecoder {
         case "ping": return .ping
         case "wait": return .wait(milliseconds: try fields.int("ms", in: 0...maximumWait))
         case "quit": return .quit
+        case "validActions": return .validActions
+        case "snapshot": return .snapshot
+        case "restore": return .restore(blob: try fields.string("blob"))
+        case "batch":
+            let objects = try fields.objects("commands")
+            guard objects.count <= maximumBatch else {
+                throw ProtocolError(
+                    .invalidParams,
+                    "a batch holds at most \(maximumBatch) commands, not \(objects.count)",
+                    field: "commands"
+                )
+            }
+            var commands: [Command] = []
+            for (index, object) in objects.enumerated() {
+                var inner = Fields(object: object)
+                do throws(ProtocolError) {
+                    let command = try decodeCommand(&inner)
+                    switch command {
+                    case .batch, .hello, .restore:
+                        throw ProtocolError(.invalidParams, "a batch cannot hold hello, restore or another batch")
+                    default:
+                        commands.append(command)
+                    }
+                } catch {
+                    var located = error
+                    located.message = "commands[\(index)]: \(error.message)"
+                    located.field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
+                    throw located
+                }
+            }
+            return .batch(commands)
         default:
             throw ProtocolError(.unknownCommand, "unknown command \"\(type)\"", field: "type")
         }
+    }
+
+    /// The most commands a `batch` holds.
+    public static let maximumBatch = 1000
+
+    /// A gesture aimed at the element named in `element`, when there is one: it is focused first.
+    private static func aimed(_ command: GameCommand, _ fields: Fields) throws(ProtocolError) -> Command {
+        guard let element = try fields.optionalString("element") else { return .game(command) }
+        return .onElement(element: element, command)
     }
 }
 
@@ -144,6 +187,20 @@ private struct Fields {
 
     private func missing(_ name: String) -> ProtocolError {
         ProtocolError(.invalidParams, "missing required field \(name)", field: name)
+    }
+
+    func objects(_ name: String) throws(ProtocolError) -> [[String: JSONValue]] {
+        switch object[name] {
+        case nil, .null: throw missing(name)
+        case .array(let items):
+            var objects: [[String: JSONValue]] = []
+            for item in items {
+                guard case .object(let object) = item else { throw mismatch(name, "an array of objects", item) }
+                objects.append(object)
+            }
+            return objects
+        case .some(let other): throw mismatch(name, "an array of objects", other)
+        }
     }
 
     func optionalString(_ name: String) throws(ProtocolError) -> String? {

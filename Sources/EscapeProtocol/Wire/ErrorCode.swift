@@ -32,6 +32,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case saveUnreadable = "save_unreadable"
     /// `input` text is longer than the limit (1000 characters).
     case inputTooLong = "input_too_long"
+    /// A `restore` blob is damaged, altered, or from another engine version or adventure.
+    case badSnapshot = "bad_snapshot"
     /// Another game holds the save; this one runs read-only.
     case saveLocked = "save_locked"
 }

@@ -47,6 +47,12 @@ public enum Event: Sendable, Hashable {
     case done
     /// The session is over; nothing follows.
     case bye
+    /// How the game ended (`escaped`, `quit`, `eof`) and whether it was cut short of the end screen.
+    case ended(reason: String, cutShort: Bool)
+    /// What can be done now, each aimed at its element.
+    case validActions(screen: String, actions: [ValidAction])
+    /// The whole state as an opaque blob, for `restore`.
+    case snapshot(blob: String)
 }
 
 /// An event with the envelope fields every line carries.

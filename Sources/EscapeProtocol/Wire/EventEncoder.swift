@@ -56,6 +56,26 @@ public enum EventEncoder {
             return ["type": "done", "gen": .int(generation)]
         case .bye:
             return ["type": "bye"]
+        case .ended(let reason, let cutShort):
+            return ["type": "ended", "reason": .string(reason), "cutShort": .bool(cutShort)]
+        case .validActions(let screen, let actions):
+            return [
+                "type": "validActions",
+                "gen": .int(generation),
+                "screen": .string(screen),
+                "actions": .array(
+                    actions.map { action in
+                        [
+                            "element": action.element.map(JSONValue.string) ?? .null,
+                            "command": CommandEncoder.json(action.command, element: action.element),
+                            "label": .string(action.label),
+                            "needsText": .bool(action.needsText),
+                        ]
+                    }
+                ),
+            ]
+        case .snapshot(let blob):
+            return ["type": "snapshot", "gen": .int(generation), "blob": .string(blob)]
         }
     }
 
@@ -114,7 +134,7 @@ public enum EventEncoder {
         case .sound(let name):
             return ["type": "sound", "name": .string(name)]
         case .ended(let reason):
-            return ["type": "ended", "reason": .string(reason.rawValue)]
+            return ["type": "ended", "reason": .string(reason.rawValue), "cutShort": .bool(reason != .escaped)]
         }
     }
 

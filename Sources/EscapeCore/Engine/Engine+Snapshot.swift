@@ -1,0 +1,90 @@
+/// Everything the engine holds, as a value that can be stored and brought back exactly.
+///
+/// Front ends treat it as opaque: the protocol carries it as a versioned, checksummed blob.
+public struct EngineSnapshot: Sendable, Hashable, Codable {
+    var state: Engine.GameState
+    var generation: Int
+    var lastAnnouncement: Announcement?
+    var keyNames: [String: String]
+
+    /// The state generation when the snapshot was taken.
+    public var snapshotGeneration: Int { generation }
+}
+
+/// Why a snapshot cannot be restored.
+public struct SnapshotMismatch: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What does not fit this adventure.
+    public var description: String
+}
+
+extension Engine {
+    /// The whole state, to be restored later with ``restore(_:)``.
+    public var snapshot: EngineSnapshot {
+        EngineSnapshot(state: state, generation: generation, lastAnnouncement: lastAnnouncement, keyNames: keyNames)
+    }
+
+    /// Brings back a snapshot taken from an engine playing the same adventure.
+    ///
+    /// Every position and puzzle state in it is checked against the adventure first, so a snapshot
+    /// from another adventure (or a damaged one) is refused and the engine is left as it was.
+    public mutating func restore(_ snapshot: EngineSnapshot) throws(SnapshotMismatch) {
+        try check(snapshot.state)
+        state = snapshot.state
+        generation = snapshot.generation
+        lastAnnouncement = snapshot.lastAnnouncement
+        keyNames = snapshot.keyNames
+    }
+
+    private func check(_ candidate: GameState) throws(SnapshotMismatch) {
+        func require(_ condition: Bool, _ problem: String) throws(SnapshotMismatch) {
+            if !condition { throw SnapshotMismatch(description: problem) }
+        }
+        func valid(_ position: LevelPosition) -> Bool {
+            adventure.chapters.indices.contains(position.chapter)
+                && adventure.chapters[position.chapter].levels.indices.contains(position.level)
+        }
+        let ids = Set(adventure.chapters.flatMap { $0.levels.map(\.id) })
+        try require(candidate.progress.completed.isSubset(of: ids), "it names levels this adventure does not have")
+        if let current = candidate.progress.current { try require(valid(current), "its current level does not exist") }
+        try require(!candidate.stack.isEmpty, "it has no screen")
+        for (index, frame) in candidate.stack.enumerated() {
+            try require(frame.focus >= 0, "a focus is negative")
+            switch frame.place {
+            case .intro(let page):
+                try require(adventure.intro.indices.contains(page), "an introduction page does not exist")
+            case .chapter(let chapter):
+                try require(adventure.chapters.indices.contains(chapter), "a chapter does not exist")
+            case .level(let position, let levelState):
+                try require(valid(position), "a level does not exist")
+                try require(
+                    fits(levelState.puzzle, level(at: position).puzzle),
+                    "a puzzle state does not fit its level"
+                )
+            case .menu, .assistive:
+                try require(index > 0, "the menu or the assistive screen is at the bottom of the stack")
+            case .end:
+                break
+            }
+        }
+    }
+
+    private func fits(_ puzzleState: PuzzleState, _ puzzle: Puzzle) -> Bool {
+        switch (puzzleState, puzzle) {
+        case (.closed(let order), .closedQuestion(let question)):
+            return order.sorted() == Array(question.answers.indices)
+        case (.open(let text), .openQuestion):
+            return text.count <= 1000
+        case (.rotor(let current, let items), .rotor(let rotor)):
+            let sizes = [rotor.codes.count, rotor.clues.count]
+            return (0..<2).contains(current) && items.count == 2
+                && zip(items, sizes).allSatisfy { item, size in item.map { (0..<size).contains($0) } ?? true }
+        case (.custom(let choices), .customActions(let actions)):
+            return choices.count == actions.objects.count
+                && zip(choices, actions.objects).allSatisfy { choice, object in
+                    choice.map { object.actions.indices.contains($0) } ?? true
+                }
+        default:
+            return false
+        }
+    }
+}
