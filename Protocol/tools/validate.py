@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Validate NDJSON lines against the protocol's JSON Schemas (draft 2020-12).
 
-Usage: validate.py events FILE...    every line must be a valid event; seq must count up from its first value
-       validate.py commands FILE...  every line must be a valid command
+Usage: validate.py events FILE...     every line must be a valid event; seq must count up from its first value
+       validate.py commands FILE...   every line must be a valid command
+       validate.py adventure FILE...  each file must be a valid adventure (schema/adventure.schema.json)
 
 Exits 0 when every line is valid, 1 otherwise, printing one line per problem on stderr.
 Uses only the `jsonschema` package (Debian: python3-jsonschema).
@@ -16,11 +17,34 @@ import jsonschema
 SCHEMAS = pathlib.Path(__file__).resolve().parent.parent / "schema"
 
 
+def validate_adventures(names):
+    schema = json.loads((SCHEMAS / "adventure.schema.json").read_text())
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    validator = validator_class(schema)
+    problems = 0
+    for name in names:
+        try:
+            adventure = json.loads(pathlib.Path(name).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            print(f"{name}: cannot read: {error}", file=sys.stderr)
+            problems += 1
+            continue
+        for error in sorted(validator.iter_errors(adventure), key=lambda e: list(e.path)):
+            path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+            print(f"{name}: {path}: {error.message}", file=sys.stderr)
+            problems += 1
+    print(f"{len(names)} adventure files checked, {problems} problems")
+    return 1 if problems else 0
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("events", "commands"):
+    if len(argv) < 3 or argv[1] not in ("events", "commands", "adventure"):
         print(__doc__, file=sys.stderr)
         return 2
     kind = argv[1]
+    if kind == "adventure":
+        return validate_adventures(argv[2:])
     schema = json.loads((SCHEMAS / ("event" if kind == "events" else "command")).with_suffix(".schema.json").read_text())
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)

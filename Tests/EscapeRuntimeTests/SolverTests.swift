@@ -1,0 +1,96 @@
+import EscapeContent
+import EscapeCore
+import EscapeProtocol
+import EscapeRuntime
+import EscapeSaves
+import Foundation
+import Testing
+
+/// Every level of every shipped adventure (and of the authoring guide's example) is solvable through
+/// the protocol with the content's own answers, and everything printed on the way validates.
+@Suite struct SolverTests {
+    /// The adventures to solve: the shipped ones in every locale, and the guide's example.
+    static let files: [String] = {
+        let adventures = Support.root.appendingPathComponent("Sources/EscapeContent/Adventures")
+        let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: adventures.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.sorted().map { adventures.appendingPathComponent($0).path }
+        return shipped + [Support.root.appendingPathComponent("docs/examples/lantern-room.json").path]
+    }()
+
+    private struct Player {
+        let session: Session
+        var output: [UInt8] = []
+        var sent = 0
+
+        mutating func send(_ command: JSONValue) {
+            var line: [UInt8] = []
+            JSONWriter.write(command, into: &line)
+            sent += 1
+            for event in session.handle(.line(line)) { EventEncoder.encode(event, into: &output) }
+        }
+    }
+
+    @Test(arguments: files)
+    func everyLevelIsSolvableWithTheContentsAnswers(file: String) throws {
+        let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+        let session = Session(
+            adventure: adventure,
+            options: EngineOptions(seed: 7),
+            store: InMemorySaveStore(),
+            clock: VirtualClock()
+        )
+        var player = Player(session: session)
+        for event in session.start() { EventEncoder.encode(event, into: &player.output) }
+        var solved: [String] = []
+        var steps = 0
+        while session.engine.screen.kind != .end && steps < 200 {
+            steps += 1
+            let screen = session.engine.screen
+            switch screen.kind {
+            case .intro, .menu, .assistive:
+                player.send(["type": "escape"])
+            case .chapter:
+                player.send(["type": "activate", "element": "begin"])
+            case .level:
+                let id = String(screen.id.dropFirst("level-".count))
+                let level = try #require(adventure.chapters.flatMap(\.levels).first { $0.id == id })
+                solve(level, &player)
+                solved.append(id)
+            case .end:
+                break
+            }
+        }
+        #expect(session.engine.screen.kind == .end, "stuck on \(session.engine.screen.id)")
+        #expect(solved == adventure.chapters.flatMap { $0.levels.map(\.id) })
+        player.send(["type": "quit"])
+        let events = try Support.events(player.output)
+        #expect(events.contains { $0["type"] == "ended" && $0["reason"] == "escaped" })
+        #expect(!events.contains { $0["type"] == "error" }, "\(events.filter { $0["type"] == "error" })")
+        let validation = try Support.validate("events", player.output)
+        #expect(validation.ok, "\(validation.report)")
+    }
+
+    private func solve(_ level: Level, _ player: inout Player) {
+        switch level.puzzle {
+        case .closedQuestion(let question):
+            let answer = question.answers.first { $0.correct == true }?.id ?? ""
+            player.send(["type": "activate", "element": .string(answer)])
+        case .openQuestion(let question):
+            player.send(["type": "input", "element": "answer", "text": .string(question.accepted[0])])
+            player.send(["type": "activate", "element": "answer"])
+        case .rotor(let rotor):
+            player.send(["type": "focus", "element": "door"])
+            for _ in 0..<4 where player.session.engine.rotor?.rotor != rotor.rotor {
+                player.send(["type": "rotor", "direction": "next"])
+            }
+            for _ in 0..<rotor.codes.count where player.session.engine.rotor?.item != rotor.answer {
+                player.send(["type": "rotorItem", "direction": "next"])
+            }
+            player.send(["type": "activate", "element": "door"])
+        case .customActions(let puzzle):
+            for object in puzzle.objects {
+                player.send(["type": "action", "element": .string(object.id), "name": .string(object.correct)])
+            }
+        }
+    }
+}
