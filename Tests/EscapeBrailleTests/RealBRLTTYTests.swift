@@ -227,6 +227,21 @@ struct RealBRLTTYTests {
         try display.press("ROUTE 1") { $0 == "Darkness hdr 1/3" }
     }
 
+    @Test func aMultiRowDisplayShowsTheTextOnEveryRow() throws {
+        let display = try VirtualDisplay()
+        try display.start(columns: 20, rows: 2)
+        let game = try BrailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+        #expect(game.standardError.contains("(20×2 cells)"))
+        // Two rows of 20, each broken at a word: BRLTTY shows them one after the other.
+        try display.press("LNDN") { $0 == "You wake on cold    stone. Your lantern" }
+        try display.press("FWINRT") { $0.hasPrefix("lies beside you,") }
+    }
+
     // MARK: Steps a player takes
 
     private func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {

@@ -44,8 +44,8 @@ final class VirtualDisplay: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Starts BRLTTY and connects to it as a display of `columns` cells.
-    func start(columns: Int = 40) throws {
+    /// Starts BRLTTY and connects to it as a display of `columns` cells in each of `rows` rows.
+    func start(columns: Int = 40, rows: Int = 1) throws {
         let process = Process()
         process.executableURL = try Self.brlttyPath()
         let number = brlapiHost.split(separator: ":").last.map(String.init) ?? "0"
@@ -72,10 +72,10 @@ final class VirtualDisplay: @unchecked Sendable {
             }
         }
         try waitUntil(timeout: 15, "BRLTTY to listen on port \(displayPort)") { ready.withLock { $0 } }
-        try connect(columns: columns)
+        try connect(columns: columns, rows: rows)
     }
 
-    private func connect(columns: Int) throws {
+    private func connect(columns: Int, rows: Int) throws {
         let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -109,7 +109,7 @@ final class VirtualDisplay: @unchecked Sendable {
             }
             state.withLock { $0.closed = true }
         }
-        try send("cells \(columns)")
+        try send(rows == 1 ? "cells \(columns)" : "cells \(columns) \(rows)")
     }
 
     /// Kills BRLTTY (it ignores SIGTERM while it waits for a display) and closes the display's socket.
