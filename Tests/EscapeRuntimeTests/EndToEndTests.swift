@@ -105,3 +105,18 @@ struct EndToEndTests {
         #expect(text.contains("inputs replayed without a failure"))
     }
 }
+
+/// Many commands written at once are answered in order, each settled by its own done.
+@Suite struct PipeliningTests {
+    @Test func pipelinedCommandsAreAnsweredInOrder() throws {
+        var input: [UInt8] = []
+        let gestures = ["next", "previous", "last", "first", "ping", "state"]
+        for number in 0..<2000 {
+            input += Array(#"{"type":"\#(gestures[number % gestures.count])","id":\#(number)}"#.utf8) + [10]
+        }
+        let result = try Support.run(["pipe", "--clock", "virtual", "--memory-save"], input: input)
+        #expect(result.status == 0)
+        let dones = try Support.events(result.stdout).filter { $0["type"] == "done" }
+        #expect(dones.map { $0["replyTo"] } == (0..<2000).map { JSONValue.int($0) })
+    }
+}
