@@ -17,12 +17,16 @@ public enum AdventureLimits {
     public static let items = 100
     /// Characters in any one text (a story, a label, a hint).
     public static let textLength = 4000
+    /// Dials of one lock.
+    public static let dials = 8
+    /// Seconds a timed level may last (and at least 10).
+    public static let timeLimit = 3600
 }
 
 /// The rules an adventure must follow beyond its shape: unique ids, exactly one right answer, and so on.
 enum AdventureValidator {
     /// Element ids the engine itself puts on level screens.
-    static let reservedIDs: Set<String> = ["title", "story", "question", "answer", "door"]
+    static let reservedIDs: Set<String> = ["title", "story", "question", "answer", "door", "prompt", "try"]
 
     static func problems(in adventure: Adventure) -> [ContentError.Problem] {
         var problems: [ContentError.Problem] = []
@@ -37,6 +41,7 @@ enum AdventureValidator {
         check(!adventure.intro.isEmpty, "$.intro", "needs at least one page")
         check(!adventure.chapters.isEmpty, "$.chapters", "needs at least one chapter")
         problems += limitProblems(in: adventure)
+        problems += messageProblems(in: adventure)
         var chapterIDs: Set<String> = []
         var levelIDs: Set<String> = []
         for (chapterIndex, chapter) in adventure.chapters.enumerated() {
@@ -98,8 +103,59 @@ enum AdventureValidator {
                     "\"\(object.correct)\" is not one of the object's actions"
                 )
             }
+        case .dials(let lock):
+            check(!lock.dials.isEmpty, ".dials", "needs at least one dial")
+            problems += idProblems(lock.dials.map(\.id), at: path + ".dials")
+            check(
+                lock.combination.count == lock.dials.count,
+                ".combination",
+                "has \(lock.combination.count) values for \(lock.dials.count) dials"
+            )
+            for (index, dial) in lock.dials.enumerated() {
+                check(dial.values.count >= 2, ".dials[\(index)].values", "needs at least two values")
+                check(
+                    Set(dial.values).count == dial.values.count,
+                    ".dials[\(index)].values",
+                    "values must be different"
+                )
+                check(
+                    dial.values.contains(dial.start),
+                    ".dials[\(index)].start",
+                    "\"\(dial.start)\" is not one of the values"
+                )
+                if index < lock.combination.count {
+                    check(
+                        dial.values.contains(lock.combination[index]),
+                        ".combination[\(index)]",
+                        "\"\(lock.combination[index])\" is not one of dial \(dial.id)'s values"
+                    )
+                }
+            }
+            check(
+                lock.dials.map(\.start) != lock.combination,
+                ".combination",
+                "the dials start at the combination, so the lock opens untouched"
+            )
         }
         return problems
+    }
+
+    /// The optional sentences that the adventure's own levels need.
+    private static func messageProblems(in adventure: Adventure) -> [ContentError.Problem] {
+        let levels = adventure.chapters.flatMap(\.levels)
+        let messages = adventure.messages
+        var needed: [(String, String?)] = []
+        if levels.contains(where: { $0.puzzle.kind == "dials" }) { needed.append(("tryGesture", messages.tryGesture)) }
+        if levels.contains(where: { $0.timeLimit != nil }) {
+            needed += [
+                ("timeLeftMinutes", messages.timeLeftMinutes), ("timeLeftOneMinute", messages.timeLeftOneMinute),
+                ("timeLeftSeconds", messages.timeLeftSeconds), ("countdown", messages.countdown),
+                ("timeUp", messages.timeUp),
+            ]
+        }
+        return needed.filter { $0.1 == nil }.map {
+            .init(path: "$.messages.\($0.0)", message: "is needed by this adventure's levels")
+        }
     }
 
     /// Every count and text over its limit in ``AdventureLimits``.
@@ -132,6 +188,14 @@ enum AdventureValidator {
             for (levelIndex, level) in chapter.levels.enumerated() {
                 let path = "\(chapterPath).levels[\(levelIndex)]"
                 count(level.hints.count, AdventureLimits.hints, "\(path).hints", "hints")
+                if let limit = level.timeLimit, !(10...AdventureLimits.timeLimit).contains(limit) {
+                    problems.append(
+                        .init(
+                            path: "\(path).timeLimit",
+                            message: "must be between 10 and \(AdventureLimits.timeLimit) seconds, not \(limit)"
+                        )
+                    )
+                }
                 text(level.story, "\(path).story")
                 switch level.puzzle {
                 case .closedQuestion(let question):
@@ -141,6 +205,16 @@ enum AdventureValidator {
                 case .rotor(let rotor):
                     count(rotor.clues.count, AdventureLimits.choices, "\(path).puzzle.clues", "clues")
                     count(rotor.codes.count, AdventureLimits.items, "\(path).puzzle.codes", "codes")
+                case .dials(let lock):
+                    count(lock.dials.count, AdventureLimits.dials, "\(path).puzzle.dials", "dials")
+                    for (index, dial) in lock.dials.enumerated() {
+                        count(
+                            dial.values.count,
+                            AdventureLimits.items,
+                            "\(path).puzzle.dials[\(index)].values",
+                            "values"
+                        )
+                    }
                 case .customActions(let puzzle):
                     count(puzzle.objects.count, AdventureLimits.choices, "\(path).puzzle.objects", "objects")
                     for (index, object) in puzzle.objects.enumerated() {

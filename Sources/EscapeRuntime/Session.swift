@@ -165,6 +165,7 @@ public final class Session {
                 events.append(stamp(.error(error), replyTo: replyTo))
             }
             events.append(stamp(.hello(serverHello), replyTo: replyTo))
+            if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
             events += engine.nameKeys(hello.keys).flatMap { perform($0, replyTo: replyTo) }
         case .game(let command):
             events += apply([command], replyTo: replyTo)

@@ -39,6 +39,9 @@ struct GameOptions: ParsableArguments {
     @Flag(help: "Unlock every hint as soon as a level starts.")
     var hintsAtOnce = false
 
+    @Flag(help: "Play timed levels without a clock: the torch never goes out.")
+    var noTimePressure = false
+
     func validate() throws {
         if memorySave && save != nil { throw ValidationError("--save and --memory-save cannot be used together.") }
         if !(hintInterval > 0 && hintInterval <= 86_400) {
@@ -76,7 +79,12 @@ struct GameOptions: ParsableArguments {
             }
         }
         let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
-        let options = EngineOptions(hintInterval: Int64(hintInterval * 1000), hintsAtOnce: hintsAtOnce, seed: seed)
+        let options = EngineOptions(
+            hintInterval: Int64(hintInterval * 1000),
+            hintsAtOnce: hintsAtOnce,
+            seed: seed,
+            timePressure: !noTimePressure
+        )
         return Session(adventure: story, options: options, store: store, clock: gameClock)
     }
 }

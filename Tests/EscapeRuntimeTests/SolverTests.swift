@@ -91,6 +91,17 @@ import Testing
             for object in puzzle.objects {
                 player.send(["type": "action", "element": .string(object.id), "name": .string(object.correct)])
             }
+        case .dials(let lock):
+            for (dial, target) in zip(lock.dials, lock.combination) {
+                for _ in dial.values where value(of: dial.id, player) != target {
+                    player.send(["type": "adjust", "element": .string(dial.id), "direction": "increment"])
+                }
+            }
+            player.send(["type": "magicTap"])
         }
+    }
+
+    private func value(of element: String, _ player: Player) -> String? {
+        player.session.engine.screen.elements.first { $0.id == element }?.value
     }
 }

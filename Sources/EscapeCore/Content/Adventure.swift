@@ -42,6 +42,8 @@ public struct Chapter: Sendable, Hashable, Decodable {
     public var description: String
     /// The levels in playing order.
     public var levels: [Level]
+    /// A sound cue a front end may loop while the chapter lasts (`wind-in-a-shaft`, say).
+    public var ambient: String?
 }
 
 /// One puzzle.
@@ -58,9 +60,11 @@ public struct Level: Sendable, Hashable, Decodable {
     public var solved: String
     /// The puzzle itself.
     public var puzzle: Puzzle
+    /// Seconds the player has before the torch goes out and the level starts over; `nil`: no limit.
+    public var timeLimit: Int?
 
     private enum CodingKeys: String, CodingKey {
-        case id, title, story, hints, solved, kind, puzzle
+        case id, title, story, hints, solved, kind, puzzle, timeLimit
     }
 
     /// Decodes a level, choosing the puzzle type from its `kind`.
@@ -71,6 +75,7 @@ public struct Level: Sendable, Hashable, Decodable {
         story = try container.decode(String.self, forKey: .story)
         hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
         solved = try container.decode(String.self, forKey: .solved)
+        timeLimit = try container.decodeIfPresent(Int.self, forKey: .timeLimit)
         let kind = try container.decode(String.self, forKey: .kind)
         switch kind {
         case "closedQuestion":
@@ -81,12 +86,14 @@ public struct Level: Sendable, Hashable, Decodable {
             puzzle = .rotor(try container.decode(RotorPuzzle.self, forKey: .puzzle))
         case "customActions":
             puzzle = .customActions(try container.decode(CustomActionPuzzle.self, forKey: .puzzle))
+        case "dials":
+            puzzle = .dials(try container.decode(DialsPuzzle.self, forKey: .puzzle))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind,
                 in: container,
                 debugDescription:
-                    "unknown level kind \"\(kind)\"; expected closedQuestion, openQuestion, rotor or customActions"
+                    "unknown level kind \"\(kind)\"; expected closedQuestion, openQuestion, rotor, customActions or dials"
             )
         }
     }
@@ -102,6 +109,8 @@ public enum Puzzle: Sendable, Hashable {
     case rotor(RotorPuzzle)
     /// Choose the right custom action on every object.
     case customActions(CustomActionPuzzle)
+    /// Turn adjustable dials to the right combination, then try it.
+    case dials(DialsPuzzle)
 
     /// The wire name of the level kind.
     public var kind: String {
@@ -110,6 +119,7 @@ public enum Puzzle: Sendable, Hashable {
         case .openQuestion: "openQuestion"
         case .rotor: "rotor"
         case .customActions: "customActions"
+        case .dials: "dials"
         }
     }
 }
@@ -191,5 +201,31 @@ public struct CustomActionPuzzle: Sendable, Hashable, Decodable {
     /// The objects in reading order.
     public var objects: [Object]
     /// Said when every object has an action and some are wrong; the choices are then reset.
+    public var wrong: String
+}
+
+/// A lock of adjustable dials: turn each to its value, then try the combination.
+public struct DialsPuzzle: Sendable, Hashable, Decodable {
+    /// One dial.
+    public struct Dial: Sendable, Hashable, Decodable {
+        /// Its element id.
+        public var id: String
+        /// Its label.
+        public var label: String
+        /// The values it turns through, in order; incrementing after the last wraps to the first.
+        public var values: [String]
+        /// The value it starts at.
+        public var start: String
+    }
+
+    /// The lock's inscription.
+    public var prompt: String
+    /// The dials in reading order.
+    public var dials: [Dial]
+    /// The right value of each dial, in the same order.
+    public var combination: [String]
+    /// The label of the button that tries the combination (magic tap does the same).
+    public var tryButton: String
+    /// Said when the combination is wrong.
     public var wrong: String
 }

@@ -80,6 +80,22 @@ public struct Messages: Sendable, Hashable, Decodable {
     public var keysSentence: String?
     /// What each gesture is called in ``keysSentence``, by command name (`next`, `rotorItem`, ...).
     public var gestureNames: [String: String]?
+    /// The magic tap of a dials level.
+    ///
+    /// Required by adventures with dials levels.
+    public var tryGesture: String?
+    /// Time left on a timed level, in minutes (`{n}`).
+    ///
+    /// Required by adventures with timed levels, as are the next four.
+    public var timeLeftMinutes: String?
+    /// Time left when one minute remains.
+    public var timeLeftOneMinute: String?
+    /// Time left in seconds (`{n}`), in the last minute.
+    public var timeLeftSeconds: String?
+    /// One number of the last ten seconds' countdown (`{n}`).
+    public var countdown: String?
+    /// Said when time runs out and the level starts over.
+    public var timeUp: String?
 
     /// Fills the placeholders of `template` with `values`.
     ///

@@ -35,8 +35,8 @@ extension Engine {
             return try stepRotorItem(direction)
         case .action(let selector):
             return try performAction(selector, now: now)
-        case .adjust:
-            throw CommandRefusal(.notNow, "the focused element is not adjustable")
+        case .adjust(let direction):
+            return try adjust(direction)
         case .input(let text, let id):
             if let id { try focusElement(id) }
             return try input(text)
@@ -49,13 +49,13 @@ extension Engine {
         case .hint:
             return hint(now: now)
         case .menu:
-            return try openMenu()
+            return try openMenu(now: now)
         case .goto(let chapter, let level):
             return try goto(chapter: chapter, level: level, now: now)
         case .replay:
             return replay()
         case .assistive(let active):
-            return assistive(active: active)
+            return assistive(active: active, now: now)
         case .repeatAnnouncement:
             guard let lastAnnouncement else { throw CommandRefusal(.notNow, "nothing has been announced yet") }
             return [.event(.announce(lastAnnouncement))]
@@ -88,7 +88,7 @@ extension Engine {
             return activateInLevel(id, position: position, levelState: levelState, now: now)
         case .menu:
             if id == Self.backID {
-                pop()
+                pop(now: now)
                 return []
             }
             guard id.hasPrefix(Self.menuLevelPrefix),
@@ -104,7 +104,7 @@ extension Engine {
             return []
         case .assistive:
             guard id == Self.resumeID else { return nothingToActivate() }
-            return assistive(active: true)
+            return assistive(active: true, now: now)
         case .end:
             guard id == Self.replayID else { return nothingToActivate() }
             return replay()
@@ -142,10 +142,12 @@ extension Engine {
             return begin(chapter: index, now: now)
         case ("hint", .level):
             return hint(now: now)
+        case ("try", .level):
+            return tryCombination(now: now)
         case ("menu", _):
-            return try openMenu()
+            return try openMenu(now: now)
         case ("back", .menu):
-            pop()
+            pop(now: now)
             return []
         case ("replay", .end):
             return replay()
@@ -154,14 +156,14 @@ extension Engine {
         }
     }
 
-    private mutating func openMenu() throws(CommandRefusal) -> [Effect] {
+    private mutating func openMenu(now: Int64) throws(CommandRefusal) -> [Effect] {
         switch top.place {
         case .menu:
             throw CommandRefusal(.notNow, "the menu is already open")
         case .assistive:
             throw CommandRefusal(.notNow, "the assistive technology screen is showing")
         case .intro, .chapter, .level, .end:
-            push(.menu)
+            push(.menu, now: now)
             let playing = playingPosition.map { Self.menuLevelPrefix + level(at: $0).id }
             if let index = screen.elements.firstIndex(where: { $0.id == playing }) { setFocus(index) }
             return []
@@ -200,17 +202,17 @@ extension Engine {
         ]
     }
 
-    private mutating func assistive(active: Bool) -> [Effect] {
+    private mutating func assistive(active: Bool, now: Int64) -> [Effect] {
         let showing = top.place == .assistive
         if active && showing {
-            pop()
+            pop(now: now)
             return [
                 .event(.sound("assistive-back")),
                 .event(.announce(Announcement(adventure.messages.assistiveBack, category: .narrative))),
             ]
         }
         if !active && !showing {
-            push(.assistive)
+            push(.assistive, now: now)
             return [.event(.sound("assistive-lost"))]
         }
         return []

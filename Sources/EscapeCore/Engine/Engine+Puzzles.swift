@@ -6,6 +6,10 @@ struct LevelState: Hashable, Sendable, Codable {
     var hintsHeard = 0
     /// How many unlocked hints the player has been told about.
     var hintsNoticed = 0
+    /// How many of the timed level's time announcements have been made.
+    var timeAnnounced = 0
+    /// Whether the level's clock runs (it has a time limit and time pressure is on).
+    var timed = false
     /// The puzzle's own state.
     var puzzle: PuzzleState
 }
@@ -20,6 +24,8 @@ enum PuzzleState: Hashable, Sendable, Codable {
     case rotor(current: Int, items: [Int?])
     /// The action chosen on each object so far.
     case custom(choices: [Int?])
+    /// Each dial's current value, as an index into its values.
+    case dials(values: [Int])
 }
 
 extension Engine {
@@ -41,8 +47,12 @@ extension Engine {
             puzzle = .rotor(current: 0, items: [nil, nil])
         case .customActions(let actionPuzzle):
             puzzle = .custom(choices: Array(repeating: nil, count: actionPuzzle.objects.count))
+        case .dials(let lock):
+            puzzle = .dials(values: lock.dials.map { dial in dial.values.firstIndex(of: dial.start) ?? 0 })
         }
-        return LevelState(enteredAt: now, puzzle: puzzle)
+        var levelState = LevelState(enteredAt: now, puzzle: puzzle)
+        levelState.timed = timePressure && level(at: position).timeLimit != nil
+        return levelState
     }
 
     var currentRotorPuzzle: RotorPuzzle? {
@@ -100,7 +110,10 @@ extension Engine {
                     )
                 )
             ]
-        case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _):
+        case (.dials, .dials):
+            guard id == Self.tryID else { break }
+            return tryCombination(now: now)
+        case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _), (.dials, _):
             preconditionFailure("a level's state always matches its puzzle")
         }
         return [.event(.announce(Announcement(adventure.messages.nothingToActivate, category: .feedback)))]
@@ -227,5 +240,33 @@ extension Engine {
             enter(.end)
         }
         return effects
+    }
+}
+
+// MARK: - Dials
+
+extension Engine {
+    /// Turns the focused dial one step up or down, wrapping around, and says its new value.
+    mutating func adjust(_ direction: AdjustDirection) throws(CommandRefusal) -> [Effect] {
+        guard case .level(let position, var levelState) = top.place, case .dials(let lock) = level(at: position).puzzle,
+            case .dials(var values) = levelState.puzzle,
+            let index = lock.dials.firstIndex(where: { $0.id == focus.element.id })
+        else { throw CommandRefusal(.notNow, "the focused element is not adjustable") }
+        let count = lock.dials[index].values.count
+        values[index] = (values[index] + (direction == .increment ? 1 : count - 1)) % count
+        levelState.puzzle = .dials(values: values)
+        replaceTop(.level(position, levelState))
+        let value = lock.dials[index].values[values[index]]
+        return [.event(.sound("dial")), .event(.announce(Announcement(value, category: .feedback)))]
+    }
+
+    /// Tries the dials' combination: the level is solved, or the lock says no and stays as it is.
+    mutating func tryCombination(now: Int64) -> [Effect] {
+        guard case .level(let position, let levelState) = top.place, case .dials(let lock) = level(at: position).puzzle,
+            case .dials(let values) = levelState.puzzle
+        else { return [] }
+        let chosen = zip(lock.dials, values).map { dial, value in dial.values[value] }
+        if chosen == lock.combination { return solve(at: position, now: now) }
+        return wrong(level(at: position), feedback: lock.wrong)
     }
 }

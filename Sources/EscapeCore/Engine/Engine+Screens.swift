@@ -10,6 +10,8 @@ extension Engine {
     static let backID = "back"
     static let resumeID = "resume"
     static let replayID = "replay"
+    static let promptID = "prompt"
+    static let tryID = "try"
     static let menuLevelPrefix = "level-"
     static let menuChapterPrefix = "chapter-"
 
@@ -58,7 +60,9 @@ extension Engine {
                     Element(id: Self.titleID, label: level.title, traits: [.header]),
                     Element(id: Self.storyID, label: level.story, traits: [.staticText]),
                 ] + puzzleElements(level.puzzle, levelState.puzzle),
-                magicTap: ScreenGesture(action: "hint", label: messages.hintGesture),
+                magicTap: level.puzzle.kind == "dials"
+                    ? ScreenGesture(action: "try", label: messages.tryGesture ?? messages.hintGesture)
+                    : ScreenGesture(action: "hint", label: messages.hintGesture),
                 escape: ScreenGesture(action: "menu", label: messages.menuGesture)
             )
         case .menu:
@@ -135,7 +139,12 @@ extension Engine {
                     actions: object.actions.map(\.name)
                 )
             }
-        case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _):
+        case (.dials(let lock), .dials(let values)):
+            return [Element(id: Self.promptID, label: lock.prompt, traits: [.staticText])]
+                + zip(lock.dials, values).map { dial, value in
+                    Element(id: dial.id, label: dial.label, value: dial.values[value], traits: [.adjustable])
+                } + [Element(id: Self.tryID, label: lock.tryButton, traits: [.button])]
+        case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _), (.dials, _):
             preconditionFailure("a level's state always matches its puzzle")
         }
     }
@@ -152,6 +161,7 @@ extension Engine {
         case .openQuestion: gestures = ["next", "activate"]
         case .rotor: gestures = ["rotor", "rotorItem", "activate"]
         case .customActions: gestures = ["next", "action", "activate"]
+        case .dials: gestures = ["next", "adjust", "magicTap"]
         }
         gestures += ["hint", "menu"]
         let keys = gestures.compactMap { gesture -> String? in

@@ -6,6 +6,7 @@ public struct EngineSnapshot: Sendable, Hashable, Codable {
     var generation: Int
     var lastAnnouncement: Announcement?
     var keyNames: [String: String]
+    var timePressure: Bool
 
     /// The state generation when the snapshot was taken.
     public var snapshotGeneration: Int { generation }
@@ -20,7 +21,13 @@ public struct SnapshotMismatch: Error, Sendable, Hashable, CustomStringConvertib
 extension Engine {
     /// The whole state, to be restored later with ``restore(_:)``.
     public var snapshot: EngineSnapshot {
-        EngineSnapshot(state: state, generation: generation, lastAnnouncement: lastAnnouncement, keyNames: keyNames)
+        EngineSnapshot(
+            state: state,
+            generation: generation,
+            lastAnnouncement: lastAnnouncement,
+            keyNames: keyNames,
+            timePressure: timePressure
+        )
     }
 
     /// Brings back a snapshot taken from an engine playing the same adventure.
@@ -33,6 +40,7 @@ extension Engine {
         generation = snapshot.generation
         lastAnnouncement = snapshot.lastAnnouncement
         keyNames = snapshot.keyNames
+        timePressure = snapshot.timePressure
     }
 
     private func check(_ candidate: GameState) throws(SnapshotMismatch) {
@@ -83,6 +91,9 @@ extension Engine {
                 && zip(choices, actions.objects).allSatisfy { choice, object in
                     choice.map { object.actions.indices.contains($0) } ?? true
                 }
+        case (.dials(let values), .dials(let lock)):
+            return values.count == lock.dials.count
+                && zip(values, lock.dials).allSatisfy { value, dial in dial.values.indices.contains(value) }
         default:
             return false
         }

@@ -4,13 +4,16 @@ public struct EngineOptions: Sendable, Hashable {
     public var hintInterval: Int64
     /// Unlock every hint as soon as a level starts.
     public var hintsAtOnce: Bool
+    /// Timed levels run their clock; `false` plays them without time pressure.
+    public var timePressure: Bool
     /// Seed of the generator that shuffles answers.
     public var seed: UInt64
 
     /// Creates options; the defaults are the game's defaults.
-    public init(hintInterval: Int64 = 30_000, hintsAtOnce: Bool = false, seed: UInt64 = 0) {
+    public init(hintInterval: Int64 = 30_000, hintsAtOnce: Bool = false, seed: UInt64 = 0, timePressure: Bool = true) {
         self.hintInterval = hintInterval
         self.hintsAtOnce = hintsAtOnce
+        self.timePressure = timePressure
         self.seed = seed
     }
 }
@@ -30,6 +33,8 @@ public struct Engine: Sendable {
     public internal(set) var generation = 0
     /// The last thing said (not counting echoes), for `repeatAnnouncement`.
     public internal(set) var lastAnnouncement: Announcement?
+    /// Whether timed levels run their clock (the option, or the front end's `hello` preference).
+    public internal(set) var timePressure = true
     /// What the front end's keys are called, by gesture (`next`: "LNDN", say), from its `hello`.
     public internal(set) var keyNames: [String: String] = [:]
 
@@ -43,6 +48,7 @@ public struct Engine: Sendable {
     public init(adventure: Adventure, options: EngineOptions = EngineOptions(), progress: Progress, now: Int64) {
         self.adventure = adventure
         self.options = options
+        timePressure = options.timePressure
         let progress = Self.sanitized(progress, for: adventure)
         state = GameState(rng: SeededGenerator(seed: options.seed), progress: progress, stack: [], visits: 0)
         if progress.completed.isEmpty && progress.current == LevelPosition(chapter: 0, level: 0) {
@@ -106,15 +112,29 @@ public struct Engine: Sendable {
         return effects
     }
 
-    /// Lets time pass: announces hints that unlocked since the last call.
+    /// Lets time pass: announces hints that unlocked and, on a timed level, the time left, in the
+    /// order they fell due; when time runs out the level starts over.
     ///
     /// - Parameter now: The current time in milliseconds.
     /// - Returns: What to tell the front end.
     public mutating func advanceTime(to now: Int64) -> [Effect] {
-        guard !options.hintsAtOnce, case .level(let position, var levelState) = top.place else { return [] }
-        let unlocked = unlockedHints(levelState, at: position, now: now)
-        guard unlocked > levelState.hintsNoticed else { return [] }
-        levelState.hintsNoticed = unlocked
+        var effects: [Effect] = []
+        while true {
+            let hint = hintDeadline.flatMap { $0 <= now ? $0 : nil }
+            let time = timeDeadline.flatMap { $0 <= now ? $0 : nil }
+            if let time, hint.map({ time <= $0 }) ?? true {
+                effects += announceTime(at: time)
+            } else if hint != nil {
+                effects += noticeHints(now: now)
+            } else {
+                return effects
+            }
+        }
+    }
+
+    private mutating func noticeHints(now: Int64) -> [Effect] {
+        guard case .level(let position, var levelState) = top.place else { return [] }
+        levelState.hintsNoticed = unlockedHints(levelState, at: position, now: now)
         replaceTop(.level(position, levelState))
         generation += 1
         let announcement = Announcement(adventure.messages.hintReady, category: .hint)
@@ -122,8 +142,13 @@ public struct Engine: Sendable {
         return [.event(.sound("hint")), .event(.announce(announcement))]
     }
 
-    /// When the next hint unlocks, if one is waiting, in the same milliseconds as `now`.
+    /// When ``advanceTime(to:)`` next has something to say, in the same milliseconds as `now`.
     public var nextDeadline: Int64? {
+        [hintDeadline, timeDeadline].compactMap { $0 }.min()
+    }
+
+    /// When the next hint unlocks, if one is waiting.
+    private var hintDeadline: Int64? {
         guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
         let count = level(at: position).hints.count
         guard levelState.hintsNoticed < count else { return nil }
@@ -204,7 +229,7 @@ public struct Engine: Sendable {
         guard state != before else { return [] }
         generation += 1
         if state.visits != before.visits {
-            var effects = arrivalEffects()
+            var effects = ambienceEffects() + arrivalEffects()
             if top.place == .end {
                 effects += [.event(.sound("escaped")), .event(.ended(.escaped))]
             }
@@ -215,8 +240,21 @@ public struct Engine: Sendable {
         return now.element.id == focusBefore.element.id ? [.event(.focus(now))] : focusEffects()
     }
 
+    /// The chapter's ambient sound, when the player has just come into a chapter with another one.
+    private mutating func ambienceEffects() -> [Effect] {
+        let chapter: Int
+        switch top.place {
+        case .chapter(let index): chapter = index
+        case .level(let position, _): chapter = position.chapter
+        case .intro, .menu, .assistive, .end: return []
+        }
+        guard let ambient = adventure.chapters[chapter].ambient, ambient != state.ambient else { return [] }
+        state.ambient = ambient
+        return [.event(.ambient(ambient))]
+    }
+
     /// The screen, then the focus.
-    private func arrivalEffects() -> [Effect] {
+    func arrivalEffects() -> [Effect] {
         [.event(.screen(screen))] + focusEffects()
     }
 
@@ -239,6 +277,10 @@ public struct Engine: Sendable {
         var stack: [Frame]
         /// Counts arrivals on a screen, so a screen is sent again even when it is the same one.
         var visits: Int
+        /// When the level under the menu or the assistive screen was paused.
+        var pausedAt: Int64?
+        /// The ambient sound last announced, so a chapter's ambience is announced once.
+        var ambient: String?
     }
 
     /// A screen on the stack and where focus is on it.
@@ -276,17 +318,23 @@ public struct Engine: Sendable {
         state.visits += 1
     }
 
-    /// Shows `place` over the current screen.
-    mutating func push(_ place: Place, focus: Int = 0) {
+    /// Shows `place` over the current screen; a level under it is paused (its hints and its clock).
+    mutating func push(_ place: Place, focus: Int = 0, now: Int64) {
+        if case .level = top.place, state.pausedAt == nil { state.pausedAt = now }
         state.stack.append(Frame(place: place, focus: focus))
         state.visits += 1
     }
 
-    /// Takes the top screen off, back to the one under it, exactly as it was.
-    mutating func pop() {
+    /// Takes the top screen off, back to the one under it, exactly as it was; a paused level resumes.
+    mutating func pop(now: Int64) {
         precondition(state.stack.count > 1, "only pushed screens are popped")
         state.stack.removeLast()
         state.visits += 1
+        if case .level(let position, var levelState) = top.place, let pausedAt = state.pausedAt {
+            levelState.enteredAt += max(0, now - pausedAt)
+            replaceTop(.level(position, levelState))
+            state.pausedAt = nil
+        }
     }
 
     // MARK: - Adventure lookups

@@ -153,6 +153,8 @@ public enum GameEvent: Sendable, Hashable {
     case sound(String)
     /// The game reached its end.
     case ended(EndReason)
+    /// A chapter's ambient sound, for a front end to loop until the next one.
+    case ambient(String)
 }
 
 /// What the engine asks its owner to do: tell the front end something, or save progress.

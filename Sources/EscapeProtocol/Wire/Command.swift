@@ -28,6 +28,8 @@ public struct ClientHello: Sendable, Hashable {
     public var keys: [String: String]
     /// Extra events it wants (`validActions`: the valid actions after every focus).
     public var want: [String]
+    /// The player's preference for timed levels: `false` plays them without a clock.
+    public var timePressure: Bool?
 
     /// Creates a hello.
     public init(
@@ -35,9 +37,11 @@ public struct ClientHello: Sendable, Hashable {
         protocolVersion: Int,
         capabilities: [String] = [],
         keys: [String: String] = [:],
-        want: [String] = []
+        want: [String] = [],
+        timePressure: Bool? = nil
     ) {
         self.want = want
+        self.timePressure = timePressure
         self.client = client
         self.protocolVersion = protocolVersion
         self.capabilities = capabilities

@@ -66,7 +66,8 @@ public enum CommandDecoder {
                     protocolVersion: try fields.int("protocol", in: 0...Int.max),
                     capabilities: try fields.optionalStrings("capabilities") ?? [],
                     keys: try fields.optionalStringMap("keys") ?? [:],
-                    want: try fields.optionalStrings("want") ?? []
+                    want: try fields.optionalStrings("want") ?? [],
+                    timePressure: try fields.optionalBool("timePressure")
                 )
             )
         case "next": return .game(.next)
@@ -239,8 +240,13 @@ private struct Fields {
     }
 
     func bool(_ name: String) throws(ProtocolError) -> Bool {
+        guard let value = try optionalBool(name) else { throw missing(name) }
+        return value
+    }
+
+    func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {
         switch object[name] {
-        case nil, .null: throw missing(name)
+        case nil, .null: return nil
         case .bool(let value): return value
         case .some(let other): throw mismatch(name, "a boolean", other)
         }

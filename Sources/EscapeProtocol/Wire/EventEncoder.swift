@@ -133,6 +133,8 @@ public enum EventEncoder {
             return ["type": "result", "outcome": .string(result.outcome.rawValue), "level": .string(result.level)]
         case .sound(let name):
             return ["type": "sound", "name": .string(name)]
+        case .ambient(let name):
+            return ["type": "sound", "name": "ambient", "loop": .string(name)]
         case .ended(let reason):
             return ["type": "ended", "reason": .string(reason.rawValue), "cutShort": .bool(reason != .escaped)]
         }

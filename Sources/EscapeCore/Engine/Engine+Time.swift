@@ -1,0 +1,69 @@
+/// The torch's clock on timed levels: the time left is said every minute, every 15 seconds in the
+/// last minute and every second in the last ten; at zero the level starts over, never the game.
+extension Engine {
+    /// The seconds left at which the time is announced, from the first to the last (0: time is up).
+    public static func timeMarks(limit: Int) -> [Int] {
+        var marks = Array(stride(from: (limit - 1) / 60 * 60, through: 60, by: -60))
+        marks += [45, 30, 15].filter { $0 < limit }
+        marks += Array(stride(from: 10, through: 1, by: -1)).filter { $0 < limit }
+        return marks + [0]
+    }
+
+    /// When the next time announcement falls due on a timed level.
+    var timeDeadline: Int64? {
+        guard case .level(let position, let levelState) = top.place, levelState.timed,
+            let limit = level(at: position).timeLimit
+        else { return nil }
+        let marks = Self.timeMarks(limit: limit)
+        guard levelState.timeAnnounced < marks.count else { return nil }
+        return levelState.enteredAt + Int64(limit - marks[levelState.timeAnnounced]) * 1000
+    }
+
+    /// Says the time left at the mark that fell due at `time`; at zero, starts the level over.
+    mutating func announceTime(at time: Int64) -> [Effect] {
+        guard case .level(let position, var levelState) = top.place, let limit = level(at: position).timeLimit else {
+            return []
+        }
+        let messages = adventure.messages
+        let remaining = Self.timeMarks(limit: limit)[levelState.timeAnnounced]
+        levelState.timeAnnounced += 1
+        replaceTop(.level(position, levelState))
+        generation += 1
+        var effects: [Effect] = []
+        let text: String
+        switch remaining {
+        case 0:
+            // The torch is relit: the same level from its start, as if the player had just arrived.
+            enter(.level(position, makeLevelState(at: position, now: time)))
+            let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .feedback)
+            lastAnnouncement = said
+            return [.event(.sound("torch-out")), .event(.announce(said))] + arrivalEffects()
+        case 60:
+            effects.append(.event(.sound("torch-last-minute")))
+            text = messages.timeLeftOneMinute ?? ""
+        case 11...:
+            text = Messages.format(
+                remaining >= 120 ? messages.timeLeftMinutes ?? "" : messages.timeLeftSeconds ?? "",
+                ["n": "\(remaining >= 120 ? remaining / 60 : remaining)"]
+            )
+        default:
+            if remaining == 10 { effects.append(.event(.sound("torch-countdown"))) }
+            text = Messages.format(messages.countdown ?? "", ["n": "\(remaining)"])
+        }
+        let said = Announcement(text, priority: remaining <= 10 ? .assertive : .polite, category: .feedback)
+        lastAnnouncement = said
+        return effects + [.event(.announce(said))]
+    }
+
+    /// Turns time pressure on or off for the front end's player.
+    ///
+    /// Off takes effect at once (the clock of the level being played stops); on, from the next level.
+    public mutating func setTimePressure(_ on: Bool) {
+        timePressure = on
+        if !on, case .level(let position, var levelState) = top.place, levelState.timed {
+            levelState.timed = false
+            replaceTop(.level(position, levelState))
+            generation += 1
+        }
+    }
+}
