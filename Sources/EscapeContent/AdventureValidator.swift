@@ -1,33 +1,7 @@
 import EscapeCore
 
-/// How big an adventure may be, so a hostile or broken file cannot make the engine or a Braille
-/// display choke; each limit is documented in Protocol/README.md.
-public enum AdventureLimits {
-    /// Chapters in an adventure.
-    public static let chapters = 50
-    /// Levels in a chapter.
-    public static let levelsPerChapter = 50
-    /// Pages of the introduction.
-    public static let introPages = 20
-    /// Hints of a level.
-    public static let hints = 10
-    /// Answers of a closed question, clues of a rotor level, objects of a custom-action level.
-    public static let choices = 20
-    /// Codes of a rotor, accepted answers of an open question, actions of an object.
-    public static let items = 100
-    /// Characters in any one text (a story, a label, a hint).
-    public static let textLength = 4000
-    /// Dials of one lock.
-    public static let dials = 8
-    /// Seconds a timed level may last (and at least 10).
-    public static let timeLimit = 3600
-}
-
 /// The rules an adventure must follow beyond its shape: unique ids, exactly one right answer, and so on.
 enum AdventureValidator {
-    /// Element ids the engine itself puts on level screens.
-    static let reservedIDs: Set<String> = ["title", "story", "question", "answer", "door", "prompt", "try"]
-
     static func problems(in adventure: Adventure) -> [ContentError.Problem] {
         var problems: [ContentError.Problem] = []
         func check(_ condition: Bool, _ path: String, _ message: String) {
@@ -62,82 +36,9 @@ enum AdventureValidator {
         return problems
     }
 
+    /// What the level's kind finds wrong with its content.
     private static func puzzleProblems(_ puzzle: Puzzle, at path: String) -> [ContentError.Problem] {
-        var problems: [ContentError.Problem] = []
-        func check(_ condition: Bool, _ subpath: String, _ message: String) {
-            if !condition { problems.append(.init(path: path + subpath, message: message)) }
-        }
-        switch puzzle {
-        case .closedQuestion(let question):
-            check(question.answers.count >= 2, ".answers", "needs at least two answers")
-            check(
-                question.answers.filter { $0.correct == true }.count == 1,
-                ".answers",
-                "exactly one answer must have \"correct\": true"
-            )
-            problems += idProblems(question.answers.map(\.id), at: path + ".answers")
-        case .openQuestion(let question):
-            check(!question.accepted.isEmpty, ".accepted", "needs at least one accepted answer")
-            for (index, answer) in question.accepted.enumerated() {
-                check(
-                    !Engine.normalizedAnswer(answer).isEmpty,
-                    ".accepted[\(index)]",
-                    "has no letters or digits, so no typed answer can match it"
-                )
-            }
-        case .rotor(let rotor):
-            check(!rotor.clues.isEmpty, ".clues", "needs at least one clue")
-            check(rotor.codes.count >= 2, ".codes", "needs at least two codes")
-            check(Set(rotor.codes).count == rotor.codes.count, ".codes", "codes must be different")
-            check(rotor.codes.contains(rotor.answer), ".answer", "\"\(rotor.answer)\" is not one of the codes")
-        case .customActions(let actions):
-            check(!actions.objects.isEmpty, ".objects", "needs at least one object")
-            problems += idProblems(actions.objects.map(\.id), at: path + ".objects")
-            for (index, object) in actions.objects.enumerated() {
-                let names = object.actions.map(\.name)
-                check(names.count >= 2, ".objects[\(index)].actions", "needs at least two actions")
-                check(Set(names).count == names.count, ".objects[\(index)].actions", "action names must be different")
-                check(
-                    names.contains(object.correct),
-                    ".objects[\(index)].correct",
-                    "\"\(object.correct)\" is not one of the object's actions"
-                )
-            }
-        case .dials(let lock):
-            check(!lock.dials.isEmpty, ".dials", "needs at least one dial")
-            problems += idProblems(lock.dials.map(\.id), at: path + ".dials")
-            check(
-                lock.combination.count == lock.dials.count,
-                ".combination",
-                "has \(lock.combination.count) values for \(lock.dials.count) dials"
-            )
-            for (index, dial) in lock.dials.enumerated() {
-                check(dial.values.count >= 2, ".dials[\(index)].values", "needs at least two values")
-                check(
-                    Set(dial.values).count == dial.values.count,
-                    ".dials[\(index)].values",
-                    "values must be different"
-                )
-                check(
-                    dial.values.contains(dial.start),
-                    ".dials[\(index)].start",
-                    "\"\(dial.start)\" is not one of the values"
-                )
-                if index < lock.combination.count {
-                    check(
-                        dial.values.contains(lock.combination[index]),
-                        ".combination[\(index)]",
-                        "\"\(lock.combination[index])\" is not one of dial \(dial.id)'s values"
-                    )
-                }
-            }
-            check(
-                lock.dials.map(\.start) != lock.combination,
-                ".combination",
-                "the dials start at the combination, so the lock opens untouched"
-            )
-        }
-        return problems
+        puzzle.content.problems().map { .init(path: path + $0.path, message: $0.message) }
     }
 
     /// The optional sentences that the adventure's own levels need.
@@ -197,51 +98,9 @@ enum AdventureValidator {
                     )
                 }
                 text(level.story, "\(path).story")
-                switch level.puzzle {
-                case .closedQuestion(let question):
-                    count(question.answers.count, AdventureLimits.choices, "\(path).puzzle.answers", "answers")
-                case .openQuestion(let question):
-                    count(question.accepted.count, AdventureLimits.items, "\(path).puzzle.accepted", "answers")
-                case .rotor(let rotor):
-                    count(rotor.clues.count, AdventureLimits.choices, "\(path).puzzle.clues", "clues")
-                    count(rotor.codes.count, AdventureLimits.items, "\(path).puzzle.codes", "codes")
-                case .dials(let lock):
-                    count(lock.dials.count, AdventureLimits.dials, "\(path).puzzle.dials", "dials")
-                    for (index, dial) in lock.dials.enumerated() {
-                        count(
-                            dial.values.count,
-                            AdventureLimits.items,
-                            "\(path).puzzle.dials[\(index)].values",
-                            "values"
-                        )
-                    }
-                case .customActions(let puzzle):
-                    count(puzzle.objects.count, AdventureLimits.choices, "\(path).puzzle.objects", "objects")
-                    for (index, object) in puzzle.objects.enumerated() {
-                        count(
-                            object.actions.count,
-                            AdventureLimits.items,
-                            "\(path).puzzle.objects[\(index)].actions",
-                            "actions"
-                        )
-                    }
+                for size in level.puzzle.content.sizes() {
+                    count(size.count, size.limit, "\(path).puzzle\(size.path)", size.what)
                 }
-            }
-        }
-        return problems
-    }
-
-    private static func idProblems(_ ids: [String], at path: String) -> [ContentError.Problem] {
-        var seen: Set<String> = []
-        var problems: [ContentError.Problem] = []
-        for (index, id) in ids.enumerated() {
-            if id.isEmpty || reservedIDs.contains(id) || id.hasPrefix("clue-") {
-                problems.append(
-                    .init(path: "\(path)[\(index)].id", message: "\"\(id)\" is empty or reserved by the engine")
-                )
-            }
-            if !seen.insert(id).inserted {
-                problems.append(.init(path: "\(path)[\(index)].id", message: "duplicate id \"\(id)\""))
             }
         }
         return problems

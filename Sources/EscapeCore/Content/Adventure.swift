@@ -77,50 +77,15 @@ public struct Level: Sendable, Hashable, Decodable {
         solved = try container.decode(String.self, forKey: .solved)
         timeLimit = try container.decodeIfPresent(Int.self, forKey: .timeLimit)
         let kind = try container.decode(String.self, forKey: .kind)
-        switch kind {
-        case "closedQuestion":
-            puzzle = .closedQuestion(try container.decode(ClosedQuestion.self, forKey: .puzzle))
-        case "openQuestion":
-            puzzle = .openQuestion(try container.decode(OpenQuestion.self, forKey: .puzzle))
-        case "rotor":
-            puzzle = .rotor(try container.decode(RotorPuzzle.self, forKey: .puzzle))
-        case "customActions":
-            puzzle = .customActions(try container.decode(CustomActionPuzzle.self, forKey: .puzzle))
-        case "dials":
-            puzzle = .dials(try container.decode(DialsPuzzle.self, forKey: .puzzle))
-        default:
+        guard let type = LevelKinds.named(kind) else {
+            let known = LevelKinds.all.map { kind in kind.kind }.joined(separator: ", ")
             throw DecodingError.dataCorruptedError(
                 forKey: .kind,
                 in: container,
-                debugDescription:
-                    "unknown level kind \"\(kind)\"; expected closedQuestion, openQuestion, rotor, customActions or dials"
+                debugDescription: "unknown level kind \"\(kind)\"; expected one of \(known)"
             )
         }
-    }
-}
-
-/// The puzzle of a level, one case per level kind.
-public enum Puzzle: Sendable, Hashable {
-    /// Pick the right button.
-    case closedQuestion(ClosedQuestion)
-    /// Type the answer.
-    case openQuestion(OpenQuestion)
-    /// Turn a rotor to the right code.
-    case rotor(RotorPuzzle)
-    /// Choose the right custom action on every object.
-    case customActions(CustomActionPuzzle)
-    /// Turn adjustable dials to the right combination, then try it.
-    case dials(DialsPuzzle)
-
-    /// The wire name of the level kind.
-    public var kind: String {
-        switch self {
-        case .closedQuestion: "closedQuestion"
-        case .openQuestion: "openQuestion"
-        case .rotor: "rotor"
-        case .customActions: "customActions"
-        case .dials: "dials"
-        }
+        puzzle = try type.puzzle(from: container.superDecoder(forKey: .puzzle))
     }
 }
 

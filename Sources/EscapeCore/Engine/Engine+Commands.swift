@@ -30,16 +30,16 @@ extension Engine {
             if let id { try focusElement(id) }
             return try activateFocused(now: now)
         case .rotor(let direction):
-            return try turnRotor(direction)
+            return try levelGesture(.rotor(direction, element: focus.element.id), now: now)
         case .rotorItem(let direction):
-            return try stepRotorItem(direction)
+            return try levelGesture(.rotorItem(direction, element: focus.element.id), now: now)
         case .action(let selector):
-            return try performAction(selector, now: now)
+            return try levelGesture(.action(selector, element: focus.element.id), now: now)
         case .adjust(let direction):
-            return try adjust(direction)
+            return try levelGesture(.adjust(direction, element: focus.element.id), now: now)
         case .input(let text, let id):
             if let id { try focusElement(id) }
-            return try input(text)
+            return try levelGesture(.input(text: text, element: focus.element.id), now: now)
         case .magicTap:
             guard let gesture = screen.magicTap else { throw CommandRefusal(.notNow, "magic tap does nothing here") }
             return try gestureAction(gesture.action, now: now)
@@ -84,8 +84,8 @@ extension Engine {
         case .chapter(let index):
             guard id == Self.beginID else { return nothingToActivate() }
             return begin(chapter: index, now: now)
-        case .level(let position, let levelState):
-            return activateInLevel(id, position: position, levelState: levelState, now: now)
+        case .level:
+            return try levelGesture(.activate(element: id), now: now)
         case .menu:
             if id == Self.backID {
                 pop(now: now)
@@ -143,7 +143,7 @@ extension Engine {
         case ("hint", .level):
             return hint(now: now)
         case ("try", .level):
-            return tryCombination(now: now)
+            return try levelGesture(.magicTap, now: now)
         case ("menu", _):
             return try openMenu(now: now)
         case ("back", .menu):

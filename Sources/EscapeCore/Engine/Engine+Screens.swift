@@ -59,8 +59,8 @@ extension Engine {
                 elements: [
                     Element(id: Self.titleID, label: level.title, traits: [.header]),
                     Element(id: Self.storyID, label: level.story, traits: [.staticText]),
-                ] + puzzleElements(level.puzzle, levelState.puzzle),
-                magicTap: level.puzzle.kind == "dials"
+                ] + kindElements(level.puzzle, levelState.puzzle),
+                magicTap: type(of: level.puzzle.content).magicTapTries
                     ? ScreenGesture(action: "try", label: messages.tryGesture ?? messages.hintGesture)
                     : ScreenGesture(action: "hint", label: messages.hintGesture),
                 escape: ScreenGesture(action: "menu", label: messages.menuGesture)
@@ -103,66 +103,13 @@ extension Engine {
         }
     }
 
-    private func puzzleElements(_ puzzle: Puzzle, _ puzzleState: PuzzleState) -> [Element] {
-        switch (puzzle, puzzleState) {
-        case (.closedQuestion(let question), .closed(let order)):
-            return [Element(id: Self.questionID, label: question.question, traits: [.staticText])]
-                + order.map { index in
-                    let answer = question.answers[index]
-                    return Element(id: answer.id, label: answer.label, traits: [.button])
-                }
-        case (.openQuestion(let question), .open(let text)):
-            return [
-                Element(id: Self.questionID, label: question.question, traits: [.staticText]),
-                Element(id: Self.answerFieldID, label: question.field, value: text, traits: [.textField]),
-            ]
-        case (.rotor(let rotorPuzzle), .rotor(_, let items)):
-            let clues = rotorPuzzle.clues.indices.map { index in
-                Element(id: "clue-\(index + 1)", label: rotorPuzzle.clues[index], traits: [.staticText])
-            }
-            let door = Element(
-                id: Self.doorID,
-                label: rotorPuzzle.door,
-                value: items[0].map { rotorPuzzle.codes[$0] },
-                traits: [.button],
-                rotors: [rotorPuzzle.rotor, rotorPuzzle.clueRotor]
-            )
-            return clues + [door]
-        case (.customActions(let actionPuzzle), .custom(let choices)):
-            return actionPuzzle.objects.indices.map { index in
-                let object = actionPuzzle.objects[index]
-                return Element(
-                    id: object.id,
-                    label: object.label,
-                    value: choices[index].map { object.actions[$0].name } ?? adventure.messages.noActionYet,
-                    traits: [.button],
-                    actions: object.actions.map(\.name)
-                )
-            }
-        case (.dials(let lock), .dials(let values)):
-            return [Element(id: Self.promptID, label: lock.prompt, traits: [.staticText])]
-                + zip(lock.dials, values).map { dial, value in
-                    Element(id: dial.id, label: dial.label, value: dial.values[value], traits: [.adjustable])
-                } + [Element(id: Self.tryID, label: lock.tryButton, traits: [.button])]
-        case (.closedQuestion, _), (.openQuestion, _), (.rotor, _), (.customActions, _), (.dials, _):
-            preconditionFailure("a level's state always matches its puzzle")
-        }
-    }
-
     /// A chapter's description, ending with the keys its interaction needs when the front end named them.
     private func teachingText(_ chapter: Chapter) -> String {
         let messages = adventure.messages
         guard !keyNames.isEmpty, let sentence = messages.keysSentence, let names = messages.gestureNames,
             let puzzle = chapter.levels.first?.puzzle
         else { return chapter.description }
-        var gestures: [String]
-        switch puzzle {
-        case .closedQuestion: gestures = ["next", "previous", "activate"]
-        case .openQuestion: gestures = ["next", "activate"]
-        case .rotor: gestures = ["rotor", "rotorItem", "activate"]
-        case .customActions: gestures = ["next", "action", "activate"]
-        case .dials: gestures = ["next", "adjust", "magicTap"]
-        }
+        var gestures = type(of: puzzle.content).gestures
         gestures += ["hint", "menu"]
         let keys = gestures.compactMap { gesture -> String? in
             guard let key = keyNames[gesture], let name = names[gesture] else { return nil }

@@ -65,7 +65,7 @@ extension Engine {
             case .level(let position, let levelState):
                 try require(valid(position), "a level does not exist")
                 try require(
-                    fits(levelState.puzzle, level(at: position).puzzle),
+                    kindFits(levelState.puzzle, level(at: position).puzzle),
                     "a puzzle state does not fit its level"
                 )
             case .menu, .assistive:
@@ -73,29 +73,6 @@ extension Engine {
             case .end:
                 break
             }
-        }
-    }
-
-    private func fits(_ puzzleState: PuzzleState, _ puzzle: Puzzle) -> Bool {
-        switch (puzzleState, puzzle) {
-        case (.closed(let order), .closedQuestion(let question)):
-            return order.sorted() == Array(question.answers.indices)
-        case (.open(let text), .openQuestion):
-            return text.count <= 1000
-        case (.rotor(let current, let items), .rotor(let rotor)):
-            let sizes = [rotor.codes.count, rotor.clues.count]
-            return (0..<2).contains(current) && items.count == 2
-                && zip(items, sizes).allSatisfy { item, size in item.map { (0..<size).contains($0) } ?? true }
-        case (.custom(let choices), .customActions(let actions)):
-            return choices.count == actions.objects.count
-                && zip(choices, actions.objects).allSatisfy { choice, object in
-                    choice.map { object.actions.indices.contains($0) } ?? true
-                }
-        case (.dials(let values), .dials(let lock)):
-            return values.count == lock.dials.count
-                && zip(values, lock.dials).allSatisfy { value, dial in dial.values.indices.contains(value) }
-        default:
-            return false
         }
     }
 }

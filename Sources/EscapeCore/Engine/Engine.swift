@@ -174,23 +174,7 @@ public struct Engine: Sendable {
     }
 
     /// The rotor of the focused element, if it has one.
-    public var rotor: RotorState? {
-        guard case .level(_, let levelState) = top.place, case .rotor(let current, let items) = levelState.puzzle,
-            let puzzle = currentRotorPuzzle, focus.element.id == Self.doorID
-        else { return nil }
-        let names = [puzzle.rotor, puzzle.clueRotor]
-        let entries = current == 0 ? puzzle.codes : puzzle.clues
-        let item = items[current]
-        return RotorState(
-            element: Self.doorID,
-            rotor: names[current],
-            rotorIndex: current + 1,
-            rotorCount: names.count,
-            item: item.map { entries[$0] },
-            itemIndex: item.map { $0 + 1 },
-            itemCount: entries.count
-        )
-    }
+    public var rotor: RotorState? { kindRotor(element: focus.element.id) }
 
     /// The custom actions of the focused element, if it has any.
     public var actions: ActionList? {
