@@ -8,7 +8,7 @@ public enum AdventureLoader {
     public static let maximumFileSize = 4 << 20
 
     /// The locales the game ships an adventure for.
-    public static let bundledLocales = ["en"]
+    public static let bundledLocales = ["en", "fr"]
 
     /// Loads the shipped adventure for a locale.
     ///

@@ -80,6 +80,8 @@ public struct Messages: Sendable, Hashable, Decodable {
     public var keysSentence: String?
     /// What each gesture is called in ``keysSentence``, by command name (`next`, `rotorItem`, ...).
     public var gestureNames: [String: String]?
+    /// One entry of the keys list: `{gesture}` and its `{key}` (default `{gesture}: {key}`).
+    public var keyEntry: String?
     /// The magic tap of a dials level.
     ///
     /// Required by adventures with dials levels.

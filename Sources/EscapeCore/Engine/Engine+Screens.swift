@@ -113,7 +113,7 @@ extension Engine {
         gestures += ["hint", "menu"]
         let keys = gestures.compactMap { gesture -> String? in
             guard let key = keyNames[gesture], let name = names[gesture] else { return nil }
-            return "\(name): \(key)"
+            return Messages.format(messages.keyEntry ?? "{gesture}: {key}", ["gesture": name, "key": key])
         }
         guard !keys.isEmpty else { return chapter.description }
         return chapter.description + " " + Messages.format(sentence, ["keys": keys.joined(separator: ", ")])
