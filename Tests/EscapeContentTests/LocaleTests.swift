@@ -10,7 +10,9 @@ import Testing
         for chapter in adventure.chapters {
             lines.append("chapter \(chapter.id) ambient \(chapter.ambient ?? "-")")
             for level in chapter.levels {
-                lines.append("level \(level.id) \(level.puzzle.kind) time \(level.timeLimit ?? 0) hints \(level.hints.count)")
+                lines.append(
+                    "level \(level.id) \(level.puzzle.kind) time \(level.timeLimit ?? 0) hints \(level.hints.count)"
+                )
                 switch level.puzzle.content {
                 case let question as ClosedQuestion:
                     lines += question.answers.map { "answer \($0.id) \($0.correct == true)" }
