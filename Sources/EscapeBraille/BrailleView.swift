@@ -60,11 +60,19 @@ public struct BrailleView {
     public mutating func apply(_ events: [StampedEvent], now: Int64) {
         // The rotor's own words are on the display with the door: flashing them again would make
         // every turn of the rotor cost a second key press.
+        // The same goes for an element's new value (a dial turned): it is on the focus line.
         var rotorWords: Set<String> = []
         for stamped in events {
-            if case .game(.rotor(let state)) = stamped.event {
+            switch stamped.event {
+            case .game(.rotor(let state)):
                 rotorWords.insert(state.rotor)
                 if let item = state.item { rotorWords.insert(item) }
+            case .game(.focus(let state)):
+                if let value = state.element.value, state.element.traits.contains(.adjustable) {
+                    rotorWords.insert(value)
+                }
+            default:
+                continue
             }
         }
         for stamped in events {

@@ -1,3 +1,5 @@
+import EscapeContent
+import EscapeCore
 import Foundation
 import Testing
 
@@ -21,6 +23,17 @@ struct RealBRLTTYTests {
             game.stop()
             display.stop()
         }
+        do {
+            try playEverything(display, game)
+        } catch {
+            Issue.record(
+                "efb said on standard error: \(game.standardError); exit: \(game.process.isRunning ? "running" : "\(game.process.terminationStatus)")"
+            )
+            throw error
+        }
+    }
+
+    private func playEverything(_ display: VirtualDisplay, _ game: BrailleGame) throws {
         try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
         #expect(game.standardError.contains("Connected to BRLTTY (40 cells)"))
 
@@ -81,32 +94,23 @@ struct RealBRLTTYTests {
             try dismissMessages(display, until: next)
         }
 
-        // Chapter 4: custom actions, chosen with the prompt keys and performed with a routing key.
-        try beginChapter(display, firstLevel: "The Cold Forge")
-        let workshop = [
-            (
-                [
-                    ("Bellows", "Pump"), ("Bucket of coal", "Pour into the forge"),
-                    ("Barrel of water", "Leave it alone"),
-                ],
-                "The Way Out"
-            ),
-            (
-                [
-                    ("Wooden ladder", "Set up under the hatch"), ("Iron bolt", "Slide open"),
-                    ("Your old lantern", "Leave it behind"),
-                ],
-                "Outside"
-            ),
-        ]
-        for (objects, next) in workshop {
-            for (object, action) in objects {
-                try focus(display, startingWith: object)
-                try step(display, key: "NXPROMPT") { $0.hasPrefix("\(action) action ") }
-                try display.press("ROUTE 1") { !$0.hasPrefix("\(action) action ") }
-                if object != objects.last?.0 { try dismissMessages(display, until: object) }
+        // From chapter 4 on, every level as the adventure file has it: custom actions chosen with the
+        // prompt keys, dials turned with the adjust keys and tried with HOME (magic tap), and the
+        // torch's timed levels.
+        let adventure = try AdventureLoader.bundled(locale: "en")
+        for (chapterIndex, chapter) in adventure.chapters.enumerated().dropFirst(3) {
+            try display.waitFor(prefix: "Chapter \(chapterIndex + 1): \(chapter.title) hdr")
+            try beginChapter(display, firstLevel: chapter.levels[0].title)
+            for (levelIndex, level) in chapter.levels.enumerated() {
+                let next =
+                    levelIndex + 1 < chapter.levels.count
+                    ? "\(chapter.levels[levelIndex + 1].title) hdr"
+                    : chapterIndex + 1 < adventure.chapters.count
+                        ? "Chapter \(chapterIndex + 2): \(adventure.chapters[chapterIndex + 1].title) hdr"
+                        : "\(adventure.ending.title) hdr"
+                try solve(level, on: display)
+                try dismissMessages(display, until: next)
             }
-            try dismissMessages(display, until: next)
         }
         try display.press("BOT") { $0.hasPrefix("Play again btn 3/3") }
     }
@@ -244,13 +248,56 @@ struct RealBRLTTYTests {
 
     // MARK: Steps a player takes
 
+    /// Solves a level with display keys only, from what the adventure file says.
+    private func solve(_ level: Level, on display: VirtualDisplay) throws {
+        switch level.puzzle.content {
+        case let question as ClosedQuestion:
+            let answer = try #require(question.answers.first { $0.correct == true })
+            try focus(display, startingWith: answer.label)
+            try display.press("ROUTE 1") { !$0.hasPrefix(String(answer.label.prefix(24))) }
+        case let question as OpenQuestion:
+            try focus(display, startingWith: question.field + ":")
+            try type(question.accepted[0], on: display)
+            try display.press("KEY_ENTER") { !$0.hasPrefix(question.field + ":") }
+        case let rotor as RotorPuzzle:
+            try display.press("BOT") { $0.hasPrefix(rotor.door) }
+            try step(display, key: "NXPGRPH") { $0.contains(" \(rotor.rotor)") }
+            try step(display, key: "NXDIFLN", limit: rotor.codes.count + 1) {
+                $0.hasPrefix("\(rotor.door): \(rotor.answer) btn")
+            }
+            try display.press("ROUTE 1") { !$0.hasPrefix("\(rotor.door): \(rotor.answer) btn") }
+        case let puzzle as CustomActionPuzzle:
+            for object in puzzle.objects {
+                try focus(display, startingWith: object.label)
+                try step(display, key: "NXPROMPT") { $0.hasPrefix("\(object.correct) action ") }
+                try display.press("ROUTE 1") { !$0.hasPrefix("\(object.correct) action ") }
+                if object != puzzle.objects.last { try dismissMessages(display, until: object.label) }
+            }
+        case let lock as DialsPuzzle:
+            for (dial, target) in zip(lock.dials, lock.combination) {
+                try focus(display, startingWith: dial.label + ":")
+                let start = dial.values.firstIndex(of: dial.start) ?? 0
+                let goal = dial.values.firstIndex(of: target) ?? 0
+                let up = (goal - start + dial.values.count) % dial.values.count
+                let key = up <= dial.values.count - up ? "ATTRUP" : "ATTRDN"
+                try step(display, key: key, limit: dial.values.count) { $0.hasPrefix("\(dial.label): \(target) adj") }
+            }
+            let shown = display.text
+            try display.press("HOME") { $0 != shown }
+        default:
+            Issue.record("no keys for the kind \(level.puzzle.kind)")
+        }
+    }
+
     private func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {
         try display.press("BOT") { $0.hasPrefix("Begin btn 3/3") }
         try display.press("ROUTE 1") { $0.hasPrefix("\(firstLevel) hdr") }
     }
 
     /// Moves down from the top until the focused element starts with `label`.
-    private func focus(_ display: VirtualDisplay, startingWith label: String) throws {
+    private func focus(_ display: VirtualDisplay, startingWith wholeLabel: String) throws {
+        // A long label wraps: its start is what shows.
+        let label = String(wholeLabel.prefix(24))
         if !display.text.hasPrefix(label) { try display.press("TOP") { $0.contains(" hdr 1/") } }
         for _ in 0..<10 where !display.text.hasPrefix(label) {
             let shown = display.text
@@ -260,8 +307,13 @@ struct RealBRLTTYTests {
     }
 
     /// Presses `key` until the display shows what `expected` accepts.
-    private func step(_ display: VirtualDisplay, key: String, until expected: @escaping (String) -> Bool) throws {
-        for _ in 0..<8 where !expected(display.text) {
+    private func step(
+        _ display: VirtualDisplay,
+        key: String,
+        limit: Int = 8,
+        until expected: @escaping (String) -> Bool
+    ) throws {
+        for _ in 0..<limit where !expected(display.text) {
             let shown = display.text
             try display.press(key) { $0 != shown }
         }

@@ -26,11 +26,36 @@ import Glibc
         return Array(String(repeating: round, count: 10).utf8)
     }()
 
+    /// Starts efb with a pipe on its standard input and the rest to /dev/null; it stays unreaped.
+    private static func spawn(_ arguments: [String]) throws -> (pid: pid_t, input: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, descriptors[0], 0)
+        posix_spawn_file_actions_addclose(&actions, descriptors[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let path = Support.executable.path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(descriptors[0])
+        guard result == 0 else {
+            close(descriptors[1])
+            throw CocoaError(.executableLoad)
+        }
+        return (pid, descriptors[1])
+    }
+
     @Test func killingTheGameWhileItSavesNeverBreaksTheSave() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let save = folder.appendingPathComponent("progress.json").path
+        signal(SIGPIPE, SIG_IGN)  // a child that dies early must not take the test runner with it
         var generator = SystemRandomNumberGenerator()
         // How long the whole stream takes here (a sanitizer build is slower): kills land anywhere in it.
         let started = Date()
@@ -40,19 +65,15 @@ import Glibc
         var seen: [SaveData: Int] = [:]
         var killedMidWrite = 0
         for round in 0..<300 {
-            let process = Process()
-            process.executableURL = Support.executable
-            process.arguments = ["pipe", "--clock", "virtual", "--save", save]
-            let input = Pipe()
-            process.standardInput = input
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            input.fileHandleForWriting.write(Data(Self.commands))
+            // Spawned and reaped by hand: a child reaped behind our back could free its pid for another
+            // test's process before the SIGKILL lands.
+            let child = try Self.spawn(["pipe", "--clock", "virtual", "--save", save])
+            Self.commands.withUnsafeBytes { _ = write(child.input, $0.baseAddress, $0.count) }
             usleep(UInt32.random(in: 0..<UInt32(duration * 1_000_000), using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            try? input.fileHandleForWriting.close()
+            kill(child.pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child.pid, &status, 0)
+            close(child.input)
 
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             if files.contains(where: { $0.contains(".tmp-") }) { killedMidWrite += 1 }

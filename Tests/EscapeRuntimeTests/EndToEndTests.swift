@@ -58,7 +58,7 @@ struct EndToEndTests {
         try text.write(to: broken, atomically: true, encoding: .utf8)
         let result = try Support.run(["validate", good.path, broken.path], input: [])
         #expect(result.status == 1)
-        #expect(String(decoding: result.stdout, as: UTF8.self).contains("en.json: ok (4 chapters, 12 levels"))
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("en.json: ok (7 chapters, 25 levels"))
         #expect(
             result.stderr.contains(
                 "broken.json: $.chapters[2].levels[0].puzzle.answer: \"999\" is not one of the codes"
