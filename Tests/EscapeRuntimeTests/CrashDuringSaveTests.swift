@@ -39,7 +39,7 @@ import Glibc
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let path = Support.executable.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
         close(descriptors[0])
