@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "efb", targets: ["efb"]),
         .library(name: "EscapeCore", targets: ["EscapeCore"]),
         .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
+        .library(name: "EscapeConsole", targets: ["EscapeConsole"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -39,6 +40,12 @@ let package = Package(
         .target(
             name: "EscapeRuntime",
             dependencies: ["EscapeCore", "EscapeProtocol", "EscapeSaves", "EscapeContent"],
+            swiftSettings: strictSettings
+        ),
+        // The console front end: typed commands in, plain lines for any screen reader out, optional speech.
+        .target(
+            name: "EscapeConsole",
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime"],
             swiftSettings: strictSettings
         ),
         // The executable: subcommands and the pipe front end.
