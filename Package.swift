@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 "EscapeCore",
                 "EscapeRuntime",
+                "EscapeConsole",
                 "EscapeContent",
                 "EscapeSaves",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
