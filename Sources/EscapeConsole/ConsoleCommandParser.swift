@@ -219,13 +219,13 @@ public enum ConsoleCommandParser {
     }
 
     /// The command word closest to `word`, if one is close enough to be a likely typo.
-    static func suggestion(for word: String) -> String? {
+    package static func suggestion(for word: String) -> String? {
         let word = word.lowercased()
         var best: (word: String, distance: Int)?
         for verb in ConsoleVerb.allCases {
             for candidate in verb.words where candidate.count > 2 {
                 let distance = editDistance(word, candidate)
-                if distance <= (word.count > 4 ? 2 : 1), distance < (best?.distance ?? Int.max) {
+                if distance <= (word.count >= 6 ? 2 : 1), distance < (best?.distance ?? Int.max) {
                     best = (candidate, distance)
                 }
             }
@@ -234,7 +234,7 @@ public enum ConsoleCommandParser {
     }
 
     /// The Levenshtein distance between two words, in characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }

@@ -107,8 +107,17 @@ public final class SpeechDispatcher: Speaker {
         defer {
             for argument in argv { free(argument) }
         }
+        // The game ignores SIGPIPE, and an ignored signal stays ignored across exec: give spd-say the default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
     }
 }
