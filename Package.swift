@@ -77,5 +77,12 @@ let package = Package(
             dependencies: ["EscapeCore", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "EscapeConsoleTests",
+            dependencies: [
+                "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+            ],
+            swiftSettings: strictSettings
+        ),
     ]
 )
