@@ -20,9 +20,14 @@ struct EFB: ParsableCommand {
     /// Picks the default subcommand by standard input: `play` at a terminal, `pipe` (the default) otherwise.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        let topLevel: Set = ["-h", "--help", "-help", "--version", "help"]
-        let namesSubcommand = arguments.first.map { !$0.hasPrefix("-") || topLevel.contains($0) } ?? false
-        if isatty(0) == 1 && !namesSubcommand { arguments.insert("play", at: 0) }
+        let topLevel = [
+            "-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help",
+        ]
+        // A first argument that is a word (a subcommand, or `help`) or a top-level flag chooses for itself.
+        let chosen = arguments.first.map { first in
+            !first.hasPrefix("-") || topLevel.contains { first == $0 || first.hasPrefix($0 + "=") }
+        }
+        if isatty(0) == 1 && chosen != true { arguments.insert("play", at: 0) }
         main(arguments)
     }
 }
