@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "EscapeCore", targets: ["EscapeCore"]),
         .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
         .library(name: "EscapeBraille", targets: ["EscapeBraille"]),
+        .library(name: "EscapeConsole", targets: ["EscapeConsole"]),
     ],
     traits: [
         .trait(
@@ -61,12 +62,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The console front end: typed commands in, plain lines for any screen reader out, optional speech.
+        .target(
+            name: "EscapeConsole",
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime"],
+            swiftSettings: strictSettings
+        ),
         // The executable: subcommands and the pipe front end.
         .executableTarget(
             name: "efb",
             dependencies: [
                 "EscapeCore",
                 "EscapeRuntime",
+                "EscapeConsole",
                 "EscapeContent",
                 "EscapeSaves",
                 "EscapeBraille",
@@ -107,6 +115,13 @@ let package = Package(
         .testTarget(
             name: "EscapeRuntimeTests",
             dependencies: ["EscapeCore", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EscapeConsoleTests",
+            dependencies: [
+                "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `efb`: Escape From Blindness, an escape-room adventure for players of assistive technology.
 @main
@@ -7,11 +8,26 @@ struct EFB: ParsableCommand {
         commandName: "efb",
         abstract: "Escape From Blindness: an escape-room adventure played with screen-reader gestures.",
         discussion: """
-            The engine speaks newline-delimited JSON (see Protocol/README.md). `efb pipe` is the plain pipe
-            any front end, editor or bot drives.
+            The engine speaks newline-delimited JSON (see Protocol/README.md). `efb pipe` is the plain pipe \
+            any front end, editor or bot drives; `efb play` is the game at a terminal. Without a subcommand, \
+            efb plays at a terminal when standard input is one, and is the pipe otherwise.
             """,
         version: "0.1.0",
-        subcommands: [Pipe.self, Braille.self, Validate.self],
+        subcommands: [Play.self, Pipe.self, Braille.self, Validate.self],
         defaultSubcommand: Pipe.self
     )
+
+    /// Picks the default subcommand by standard input: `play` at a terminal, `pipe` (the default) otherwise.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let topLevel = [
+            "-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help",
+        ]
+        // A first argument that is a word (a subcommand, or `help`) or a top-level flag chooses for itself.
+        let chosen = arguments.first.map { first in
+            !first.hasPrefix("-") || topLevel.contains { first == $0 || first.hasPrefix($0 + "=") }
+        }
+        if isatty(0) == 1 && chosen != true { arguments.insert("play", at: 0) }
+        main(arguments)
+    }
 }

@@ -1,0 +1,65 @@
+public import EscapeCore
+public import EscapeProtocol
+
+/// What the console knows of the game: the latest screen, focus, rotor and actions, as the events told it.
+///
+/// The console keeps no game state of its own; it remembers what it was shown so that typed lines can
+/// name items by number and `help` can say what the screen-wide gestures do here.
+public struct ConsoleContext: Sendable, Hashable {
+    /// The screen on show.
+    public var screen: Screen?
+    /// The focused element.
+    public var focus: FocusState?
+    /// The rotor of the focused element, if it has one.
+    public var rotor: RotorState?
+    /// The custom actions of the focused element, if it has any.
+    public var actions: ActionList?
+    /// The adventure's locale, from `hello`.
+    public var locale: String?
+
+    /// Creates a context that has seen nothing yet.
+    public init() {}
+
+    /// Takes in one event.
+    ///
+    /// - Parameter event: The next event from the session.
+    public mutating func observe(_ event: Event) {
+        switch event {
+        case .hello(let hello):
+            locale = hello.locale
+        case .game(.screen(let screen)):
+            self.screen = screen
+            focus = nil
+            rotor = nil
+            actions = nil
+        case .game(.focus(let focus)):
+            if self.focus?.element.id != focus.element.id {
+                rotor = nil
+                actions = nil
+            }
+            self.focus = focus
+        case .game(.rotor(let rotor)):
+            self.rotor = rotor
+        case .game(.actions(let actions)):
+            self.actions = actions
+        case .game(.announce), .game(.result), .game(.sound), .game(.ended), .game(.ambient), .progress, .error,
+            .done, .bye, .ended, .validActions, .snapshot:
+            break
+        }
+    }
+
+    /// The focused element, if there is one.
+    public var focusedElement: Element? { focus?.element }
+
+    /// Whether the focused element is a text field.
+    public var isOnTextField: Bool { focusedElement?.traits.contains(.textField) ?? false }
+
+    /// The element numbered `number` (from 1) on the screen, if there is one.
+    ///
+    /// - Parameter number: The position the listing shows.
+    /// - Returns: The element, or `nil` when the screen has no such item.
+    public func element(numbered number: Int) -> Element? {
+        guard let elements = screen?.elements, elements.indices.contains(number - 1) else { return nil }
+        return elements[number - 1]
+    }
+}

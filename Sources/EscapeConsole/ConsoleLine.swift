@@ -1,0 +1,65 @@
+/// One line of console output, with what kind of line it is.
+///
+/// The kind picks a colour when colour is asked for, and whether speech says the line: the numbered
+/// listing of a screen is for reading, and is not spoken on arrival.
+public struct ConsoleLine: Sendable, Hashable {
+    /// What kind of line it is.
+    public enum Style: Sendable, Hashable, CaseIterable {
+        /// Narrative, feedback, the focus.
+        case plain
+        /// A screen's title, the start of a listing.
+        case title
+        /// One item of a listing.
+        case item
+        /// A hint.
+        case hint
+        /// Something went wrong or was refused.
+        case error
+        /// A right answer.
+        case correct
+        /// A wrong answer.
+        case wrong
+    }
+
+    /// The text, without a terminator and without colour codes.
+    public var text: String
+    /// What kind of line it is.
+    public var style: Style
+    /// Whether `--speech` says it.
+    public var spoken: Bool
+
+    /// Creates a line.
+    ///
+    /// - Parameters:
+    ///   - text: The text, on one line.
+    ///   - style: What kind of line it is.
+    ///   - spoken: Whether speech says it.
+    public init(_ text: String, style: Style = .plain, spoken: Bool = true) {
+        self.text = text
+        self.style = style
+        self.spoken = spoken
+    }
+
+    /// The line as written to the terminal: the text, in colour (ANSI SGR codes) only when asked.
+    ///
+    /// - Parameter color: Whether to add colour codes.
+    /// - Returns: The text, without a terminator.
+    public func formatted(color: Bool) -> String {
+        guard color, let code = style.colorCode else { return text }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}
+
+extension ConsoleLine.Style {
+    /// The SGR parameter of the style's colour, or `nil` for none.
+    fileprivate var colorCode: String? {
+        switch self {
+        case .plain, .item: nil
+        case .title: "1"
+        case .hint: "36"
+        case .error: "31"
+        case .correct: "32"
+        case .wrong: "33"
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import EscapeCore
+public import EscapeProtocol
+
+/// Turns the session's events into lines a screen reader reads well.
+///
+/// Each focus and each announcement gets a line of its own, prefixed only where a prefix helps
+/// (`Hint:`, `Error:`); a new screen is listed whole, its items numbered. Nothing is redrawn and the
+/// cursor never moves: the terminal's scrollback is the transcript of the game. The renderer remembers
+/// what it was shown in ``context``, for the parser and for `help`.
+public struct ConsoleRenderer: Sendable {
+    /// What the events showed so far.
+    public private(set) var context = ConsoleContext()
+    /// Solved levels at the last `progress` event, to tell only about changes.
+    private var solvedCount: Int?
+    /// The rotor's name and item just shown, which the announcement after a rotor event repeats.
+    private var rotorWords: [String] = []
+
+    /// Creates a renderer that has seen nothing yet.
+    public init() {}
+
+    /// Renders the events that answer one command, or that came unasked (a hint unlocking).
+    ///
+    /// - Parameters:
+    ///   - events: The session's events, in order.
+    ///   - command: The command they answer, if any: `state` shows progress in full, and a move to where the
+    ///     focus already is, or a quiet `wait`, still gets a line, so the player hears an answer.
+    /// - Returns: The lines to write, in order.
+    public mutating func render(_ events: [StampedEvent], answering command: Command? = nil) -> [ConsoleLine] {
+        var lines: [ConsoleLine] = []
+        for stamped in events {
+            lines += render(stamped.event, answering: command)
+        }
+        // Moving to where the focus already is changes nothing, so the engine says nothing; say where it is.
+        if lines.isEmpty, let focus = context.focus, let command, Self.movesFocus(command) {
+            lines.append(ConsoleLine(Self.focusLine(focus)))
+        }
+        if lines.isEmpty, case .wait = command { lines.append(ConsoleLine("Time passes.")) }
+        return lines
+    }
+
+    private static func movesFocus(_ command: Command) -> Bool {
+        if case .game(.focus) = command { return true }
+        return command == .game(.first) || command == .game(.last)
+    }
+
+    private mutating func render(_ event: Event, answering command: Command?) -> [ConsoleLine] {
+        let before = context
+        let repeatedWords = rotorWords
+        rotorWords = []
+        context.observe(event)
+        switch event {
+        case .hello(let hello):
+            return [
+                ConsoleLine(hello.adventureTitle, style: .title),
+                ConsoleLine("Type help for the commands, or q to quit."),
+            ]
+        case .game(let gameEvent):
+            return render(gameEvent, before: before, repeatedWords: repeatedWords)
+        case .progress(let summary, _):
+            return progress(summary, full: command == .state)
+        case .error(let error):
+            return [ConsoleLine("Error: " + Self.sentence(error.message), style: .error)]
+        case .done:
+            return []
+        case .bye:
+            return [ConsoleLine("Goodbye.")]
+        case .ended(let reason, _):
+            return reason == "escaped" ? [ConsoleLine("You escaped: the game is complete.", style: .correct)] : []
+        case .validActions, .snapshot:
+            return []
+        }
+    }
+
+    private mutating func render(_ event: GameEvent, before: ConsoleContext, repeatedWords: [String]) -> [ConsoleLine] {
+        switch event {
+        case .screen(let screen):
+            return [ConsoleLine(Self.heading(of: screen), style: .title)] + Self.items(of: screen, spoken: false)
+        case .focus(let focus):
+            // A field's new text comes back as a focus event; the player just typed it, so it is not repeated.
+            if before.screen == context.screen, before.focus?.element.id == focus.element.id,
+                before.focus?.screen == focus.screen
+            {
+                return []
+            }
+            return [ConsoleLine(Self.focusLine(focus))]
+        case .announce(let announcement):
+            return Self.announcement(announcement, repeating: repeatedWords)
+        case .rotor(let rotor):
+            rotorWords = [rotor.rotor] + (rotor.item.map { [$0] } ?? [])
+            let stepped = before.rotor.map { $0.element == rotor.element && $0.rotor == rotor.rotor } ?? false
+            return [ConsoleLine(Self.rotorLine(rotor, stepped: stepped))]
+        case .actions(let list):
+            return [ConsoleLine(Self.actionsLine(list))]
+        case .result(let result):
+            switch result.outcome {
+            case .correct: return [ConsoleLine("Correct.", style: .correct)]
+            case .wrong: return [ConsoleLine("Wrong.", style: .wrong)]
+            case .malformed: return []
+            }
+        case .sound(let name):
+            // Sounds go with lines of their own, except the bump at either end of a screen.
+            guard name == "boundary", let focus = context.focus else { return [] }
+            return [ConsoleLine(focus.index == focus.count ? "That is the last item." : "That is the first item.")]
+        case .ended(let reason):
+            switch reason {
+            case .escaped: return [ConsoleLine("You escaped: the game is complete.", style: .correct)]
+            case .quit: return []
+            }
+        case .ambient:
+            // A terminal plays no sounds; the chapter's heading says where the player is.
+            return []
+        }
+    }
+
+    private mutating func progress(_ summary: ProgressSummary, full: Bool) -> [ConsoleLine] {
+        let solved = summary.completed.count
+        defer { solvedCount = solved }
+        let count = "\(solved) of \(summary.total) levels solved."
+        if full {
+            guard let chapter = summary.chapter, let level = summary.level else { return [ConsoleLine(count)] }
+            return [ConsoleLine("Chapter \(chapter), level \(level). \(count)")]
+        }
+        guard solved != (solvedCount ?? 0) else { return [] }
+        return [ConsoleLine("Progress: \(count)")]
+    }
+
+    // MARK: - Lines that need no events
+
+    /// The commands, with what magic tap and escape do on the current screen.
+    public func help() -> [ConsoleLine] {
+        let magicTap = context.screen?.magicTap?.label
+        let escape = context.screen?.escape?.label
+        return [ConsoleLine("Commands (short form first):", style: .title)]
+            + ConsoleVerb.allCases.map { ConsoleLine($0.helpLine(gestures: magicTap, escape)) }
+    }
+
+    /// The current screen's items, numbered, and the focus.
+    public func listing() -> [ConsoleLine] {
+        guard let screen = context.screen else { return [ConsoleLine("There is nothing on screen yet.")] }
+        var lines = [ConsoleLine(Self.heading(of: screen), style: .title)] + Self.items(of: screen, spoken: true)
+        if let focus = context.focus { lines.append(ConsoleLine(Self.focusLine(focus))) }
+        return lines
+    }
+
+    /// The focused item's custom actions.
+    public func actionsListing() -> [ConsoleLine] {
+        guard let list = context.actions else { return [ConsoleLine("The focused item has no actions.")] }
+        return [ConsoleLine(Self.actionsLine(list))]
+    }
+
+    // MARK: - Wording
+
+    static func heading(of screen: Screen) -> String {
+        let count = screen.elements.count
+        return "\(screen.title), \(count) item\(count == 1 ? "" : "s"):"
+    }
+
+    static func items(of screen: Screen, spoken: Bool) -> [ConsoleLine] {
+        screen.elements.enumerated().map { index, element in
+            var text = "\(index + 1). \(describe(element))"
+            if !element.rotors.isEmpty { text += ", with a rotor" }
+            if !element.actions.isEmpty { text += ", with actions" }
+            return ConsoleLine(text, style: .item, spoken: spoken)
+        }
+    }
+
+    /// `2 of 5: Lower the bucket, button`, and how to use a text field.
+    static func focusLine(_ focus: FocusState) -> String {
+        var text = "\(focus.index) of \(focus.count): \(describe(focus.element))"
+        if let hint = focus.element.hint { text += ". " + sentence(hint) }
+        if focus.element.traits.contains(.textField) { text += ". Type your answer and press Enter." }
+        return text
+    }
+
+    /// An element as a screen reader says it: label, value, role and state.
+    static func describe(_ element: Element) -> String {
+        var parts = [element.label]
+        if let value = element.value {
+            if !value.isEmpty {
+                parts.append(value)
+            } else if element.traits.contains(.textField) {
+                parts.append("empty")
+            }
+        }
+        parts += element.traits.compactMap(\.spokenRole)
+        return parts.joined(separator: ", ")
+    }
+
+    static func rotorLine(_ rotor: RotorState, stepped: Bool) -> String {
+        let position = rotor.itemIndex.map { "\($0) of \(rotor.itemCount)" }
+        if stepped, let item = rotor.item, let position { return "\(rotor.rotor) \(position): \(item)" }
+        let name = "Rotor \(rotor.rotor) (\(rotor.rotorIndex) of \(rotor.rotorCount))"
+        guard let item = rotor.item, let position else {
+            return "\(name): \(rotor.itemCount) items, none chosen yet. Type down or up to step through them."
+        }
+        return "\(name): \(item), \(position)."
+    }
+
+    static func actionsLine(_ list: ActionList) -> String {
+        let names = list.actions.enumerated().map { "\($0.offset + 1) \($0.element)" }
+        return "Actions: \(names.joined(separator: ", ")). Type action and a number or a name."
+    }
+
+    static func announcement(_ announcement: Announcement, repeating repeatedWords: [String]) -> [ConsoleLine] {
+        let text = announcement.text
+        switch announcement.category {
+        case .echo:
+            return []
+        case .feedback where repeatedWords.contains(text):
+            return []
+        case .hint:
+            let prefixed = text.lowercased().hasPrefix("hint") ? text : "Hint: " + text
+            return [ConsoleLine(prefixed, style: .hint)]
+        case .error:
+            return [ConsoleLine("Error: " + text, style: .error)]
+        case .narrative, .feedback:
+            return [ConsoleLine(text)]
+        }
+    }
+
+    /// A message with a capital first letter and a full stop at the end.
+    static func sentence(_ message: String) -> String {
+        guard let first = message.first else { return message }
+        var text = first.uppercased() + message.dropFirst()
+        if let last = text.last, !".!?".contains(last) { text += "." }
+        return text
+    }
+}
+
+extension Trait {
+    /// What a screen reader says for the trait, or `nil` when it says nothing.
+    fileprivate var spokenRole: String? {
+        switch self {
+        case .button: "button"
+        case .header: "heading"
+        case .staticText: nil
+        case .textField: "text field"
+        case .adjustable: "adjustable"
+        case .notEnabled: "unavailable"
+        case .selected: "selected"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import EscapeConsole
+import EscapeContent
+import EscapeRuntime
+import Foundation
+
+/// `efb play`: the game at a terminal, in plain lines any screen reader reads, with short typed commands.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play at a terminal: type short commands (help lists them) and read, or hear, plain lines.",
+        discussion: """
+            Every focus and announcement is a line of its own, with no colour or cursor movement unless asked, \
+            so Orca, Speakup, BRLTTY or any screen reader reads it. `efb` alone starts this at a terminal.
+            """
+    )
+
+    @OptionGroup var game: GameOptions
+
+    @Flag(help: "Also speak through Speech Dispatcher (spd-say, from the Debian package speech-dispatcher).")
+    var speech = false
+
+    @Flag(help: "Colour hints, errors and verdicts with ANSI codes.")
+    var color = false
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let session: Session
+        do {
+            session = try game.makeSession()
+        } catch let error as ContentError {
+            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
+            throw ExitCode(65)
+        }
+        var speaker: SpeechDispatcher?
+        if speech {
+            if let executable = SpeechDispatcher.locate() {
+                speaker = SpeechDispatcher(executable: executable) { message in
+                    FileHandle.standardError.write(Data("\(message)\n".utf8))
+                }
+            } else {
+                FileHandle.standardError.write(Data("\(SpeechDispatcher.notInstalled)\n".utf8))
+            }
+        }
+        let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1)
+        ConsoleFrontEnd(session: session, options: options, speaker: speaker).run()
+    }
+}

@@ -1,0 +1,186 @@
+import EscapeConsole
+import EscapeCore
+import EscapeProtocol
+import Testing
+
+/// The parser, on contexts made by real sessions.
+struct ConsoleCommandParserTests {
+    /// What the console knows on the first level, The First Door, focus on its title.
+    static let firstDoor = Support.console(at: "cellar-door").driver.context
+
+    /// What the console knows on The Stone of Memory, whose fourth item is a text field.
+    static let stoneOfMemory = Support.console(at: "stones-memory").driver.context
+
+    /// The same, with the focus on the text field.
+    static let onTheField: ConsoleContext = {
+        var driver = Support.console(at: "stones-memory").driver
+        _ = driver.enter("4")
+        return driver.context
+    }()
+
+    private static func game(_ command: GameCommand) -> ConsoleInput {
+        .send([Request(command: .game(command))])
+    }
+
+    @Test(
+        arguments: [
+            ("n", GameCommand.next), ("next", .next), ("NEXT", .next), ("  n  ", .next),
+            ("p", .previous), ("previous", .previous), ("prev", .previous),
+            ("f", .first), ("first", .first), ("l", .last), ("last", .last),
+            ("a", .activate(element: nil)), ("activate", .activate(element: nil)), ("", .activate(element: nil)),
+            ("r", .rotor(.next)), ("rotor", .rotor(.next)), ("r back", .rotor(.previous)),
+            ("rotor previous", .rotor(.previous)),
+            ("i", .rotorItem(.next)), ("item", .rotorItem(.next)), ("down", .rotorItem(.next)),
+            ("up", .rotorItem(.previous)), ("item back", .rotorItem(.previous)),
+            ("+", .adjust(.increment)), ("increase", .adjust(.increment)),
+            ("-", .adjust(.decrement)), ("decrease", .adjust(.decrement)),
+            ("magic", .magicTap), ("mt", .magicTap), ("esc", .escape), ("escape", .escape),
+            ("h", .hint), ("hint", .hint), ("m", .menu), ("menu", .menu),
+            ("g 2 1", .goto(chapter: 2, level: 1)), ("goto 2.1", .goto(chapter: 2, level: 1)),
+            ("replay", .replay), ("again", .repeatAnnouncement), ("repeat", .repeatAnnouncement),
+            ("action 2", .action(.index(2))),
+        ]
+    )
+    func shortAndLongWordsNameTheSameGameCommand(line: String, command: GameCommand) {
+        #expect(ConsoleCommandParser.parse(line, in: Self.firstDoor) == Self.game(command))
+    }
+
+    @Test func sessionRequestsAndLocalCommands() {
+        let context = Self.firstDoor
+        for line in ["s", "state", "where"] {
+            #expect(ConsoleCommandParser.parse(line, in: context) == .send([Request(command: .state)]))
+        }
+        for line in ["q", "quit", "exit"] {
+            #expect(ConsoleCommandParser.parse(line, in: context) == .send([Request(command: .quit)]))
+        }
+        #expect(
+            ConsoleCommandParser.parse("wait 30", in: context) == .send([Request(command: .wait(milliseconds: 30_000))])
+        )
+        #expect(
+            ConsoleCommandParser.parse("wait 0.5", in: context) == .send([Request(command: .wait(milliseconds: 500))])
+        )
+        #expect(ConsoleCommandParser.parse("help", in: context) == .help)
+        #expect(ConsoleCommandParser.parse("?", in: context) == .help)
+        #expect(ConsoleCommandParser.parse("list", in: context) == .list)
+        #expect(ConsoleCommandParser.parse("actions", in: context) == .actions)
+    }
+
+    @Test func numbersNameTheItemsOfTheListing() throws {
+        let context = Self.firstDoor
+        let fourth = try #require(context.element(numbered: 4))
+        #expect(ConsoleCommandParser.parse("4", in: context) == Self.game(.focus(element: fourth.id)))
+        #expect(ConsoleCommandParser.parse("focus 4", in: context) == Self.game(.focus(element: fourth.id)))
+        #expect(ConsoleCommandParser.parse("a 4", in: context) == Self.game(.activate(element: fourth.id)))
+        #expect(
+            ConsoleCommandParser.parse("9", in: context) == .failure("There is no item 9; this screen has 6 items.")
+        )
+        #expect(ConsoleCommandParser.parse("3", in: ConsoleContext()) == .failure("There are no items yet."))
+    }
+
+    @Test func unknownInputGetsOneLineWithASuggestion() {
+        let context = Self.firstDoor
+        #expect(
+            ConsoleCommandParser.parse("nxt", in: context)
+                == .failure("Unknown command \"nxt\". Did you mean next? Type help for the commands.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("rotr", in: context)
+                == .failure("Unknown command \"rotr\". Did you mean rotor? Type help for the commands.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("jump", in: context)
+                == .failure("Unknown command \"jump\". Type help for the commands.")
+        )
+    }
+
+    @Test func aKnownWordUsedWronglySaysHowToUseIt() {
+        let context = Self.firstDoor
+        #expect(
+            ConsoleCommandParser.parse("next please", in: context)
+                == .failure("next takes nothing after it. Type help for the commands.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("goto two", in: context)
+                == .failure("Type goto, a chapter and a level, such as goto 2 1.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("action", in: context)
+                == .failure("Which action? Type action and a number or a name, such as action 1.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("type glass", in: context)
+                == .failure("There is no text field to type into here.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("wait soon", in: context)
+                == .failure("Type wait and a number of seconds, such as wait 30.")
+        )
+    }
+
+    @Test func onATextFieldAnythingThatIsNotACommandIsTheAnswer() {
+        let context = Self.onTheField
+        #expect(context.isOnTextField)
+        func answer(_ text: String) -> ConsoleInput {
+            .send([
+                Request(command: .game(.input(text: text, element: nil))),
+                Request(command: .game(.activate(element: nil))),
+            ])
+        }
+        #expect(ConsoleCommandParser.parse("the glass", in: context) == answer("the glass"))
+        #expect(ConsoleCommandParser.parse("  Glass ", in: context) == answer("Glass"))
+        // A number is an answer here, not an item: "3" answers the counting stone.
+        #expect(ConsoleCommandParser.parse("3", in: context) == answer("3"))
+        // A command word with the wrong arguments is an answer too.
+        #expect(ConsoleCommandParser.parse("up the stairs", in: context) == answer("up the stairs"))
+        // Whole commands still work, and `type` answers with a command word.
+        #expect(ConsoleCommandParser.parse("n", in: context) == Self.game(.next))
+        #expect(ConsoleCommandParser.parse("focus 1", in: context) == Self.game(.focus(element: "title")))
+        #expect(ConsoleCommandParser.parse("type n", in: context) == answer("n"))
+        #expect(
+            ConsoleCommandParser.parse(String(repeating: "x", count: 1001), in: context)
+                == .failure("That answer is longer than 1000 characters; answers are short.")
+        )
+    }
+
+    @Test func typeReachesTheScreensTextFieldFromAnywhere() {
+        let context = Self.stoneOfMemory
+        #expect(!context.isOnTextField)
+        #expect(
+            ConsoleCommandParser.parse("type the glass", in: context)
+                == .send([
+                    Request(command: .game(.input(text: "the glass", element: "answer"))),
+                    Request(command: .game(.activate(element: "answer"))),
+                ])
+        )
+        #expect(
+            ConsoleCommandParser.parse("glass", in: context)
+                == .failure(
+                    "Unknown command \"glass\". To answer, move to item 4 and type your answer, or type: type glass"
+                )
+        )
+    }
+
+    @Test func actionNamesMatchWithoutCaseOrByAUniqueBeginning() {
+        var context = ConsoleContext()
+        context.actions = ActionList(element: "coal", actions: ["Pour into the forge", "Kick over"])
+        #expect(ConsoleCommandParser.parse("action kick over", in: context) == Self.game(.action(.name("Kick over"))))
+        #expect(
+            ConsoleCommandParser.parse("action pour", in: context) == Self.game(.action(.name("Pour into the forge")))
+        )
+        #expect(ConsoleCommandParser.parse("actions 1", in: context) == Self.game(.action(.index(1))))
+        // A name the list does not have goes to the engine as typed, which refuses it in its own words.
+        #expect(ConsoleCommandParser.parse("action Dance", in: context) == Self.game(.action(.name("Dance"))))
+        context.actions = ActionList(element: "barrel", actions: ["Pour over the forge", "Pour away"])
+        #expect(
+            ConsoleCommandParser.parse("action pour", in: context)
+                == .failure("Which one: Pour over the forge or Pour away?")
+        )
+    }
+
+    @Test func editDistanceCountsSingleCharacterEdits() {
+        #expect(ConsoleCommandParser.editDistance("next", "next") == 0)
+        #expect(ConsoleCommandParser.editDistance("nxt", "next") == 1)
+        #expect(ConsoleCommandParser.editDistance("", "menu") == 4)
+        #expect(ConsoleCommandParser.editDistance("kitten", "sitting") == 3)
+    }
+}

@@ -1,0 +1,167 @@
+import EscapeConsole
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The console's loop in process, and `efb play` as a program.
+struct ConsoleFrontEndTests {
+    /// Says nothing aloud; keeps what it was asked to say.
+    final class RecordingSpeaker: Speaker {
+        var said: [(text: String, language: String?)] = []
+
+        func speak(_ text: String, language: String?) {
+            said.append((text, language))
+        }
+    }
+
+    /// Runs a console over a pipe holding `input` and a file for its output; returns what it wrote.
+    private func play(
+        _ input: String,
+        options: ConsoleFrontEnd.Options,
+        speaker: RecordingSpeaker? = nil
+    ) throws
+        -> String
+    {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let bytes = Array(input.utf8)
+        try #require(bytes.count < 4096, "the input must fit in the pipe")
+        try #require(write(descriptors[1], bytes, bytes.count) == bytes.count)
+        close(descriptors[1])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("efb-console-\(UUID().uuidString)")
+        let output = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(output >= 0)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let frontEnd = ConsoleFrontEnd(
+            session: Support.session(),
+            options: options,
+            speaker: speaker,
+            input: descriptors[0],
+            output: output
+        )
+        #expect(frontEnd.run())
+        close(descriptors[0])
+        close(output)
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    @Test func theLoopWritesWhatTheDriverSaysAndEndsAtEndOfInput() throws {
+        let input = "n\nmagic\nesc\nbogus\n"
+        let text = try play(input, options: ConsoleFrontEnd.Options())
+        var (driver, opening) = Support.console()
+        var expected = opening
+        for line in ["n", "magic", "esc", "bogus"] { expected += driver.enter(line).map(\.text) }
+        expected += driver.finish().map(\.text)
+        #expect(text == expected.joined(separator: "\n") + "\n")
+        #expect(text.hasSuffix("Goodbye.\n"))
+        #expect(!text.contains("{"))
+    }
+
+    @Test func aPromptWaitsForEachCommandAndColourIsOptIn() throws {
+        let text = try play("n\nq\n", options: ConsoleFrontEnd.Options(color: true, prompt: true))
+        #expect(
+            text.hasSuffix(
+                "1 of 3: Darkness, heading\n> 2 of 3: You wake on cold stone. "
+                    + "Your lantern lies beside you, its glass cracked and its flame long gone. Somewhere above, wind moves "
+                    + "through a passage you cannot see. You will never see this place. You will hear it, touch it, and think "
+                    + "your way out of it.\n> Goodbye.\n"
+            )
+        )
+        #expect(text.hasPrefix("\u{1B}[1mEscape From Blindness\u{1B}[0m\n"))
+    }
+
+    @Test func theSpeakerHearsTheSpokenLinesOfEachTurnAtOnce() throws {
+        let speaker = RecordingSpeaker()
+        _ = try play("n\n", options: ConsoleFrontEnd.Options(), speaker: speaker)
+        #expect(speaker.said.count == 3)
+        #expect(
+            speaker.said.first?.text
+                == "Escape From Blindness\nType help for the commands, or q to quit.\nDarkness, 3 items:\n"
+                + "1 of 3: Darkness, heading"
+        )
+        #expect(speaker.said.allSatisfy { $0.language == "en" })
+        #expect(speaker.said.last?.text == "Goodbye.")
+    }
+
+    @Test func efbPlayNeverWritesJSON() throws {
+        let result = try Support.run(
+            ["play", "--seed", "1", "--clock", "virtual", "--memory-save"],
+            input: "n\nesc\nl\n\nwhere\nq\n"
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains("2 of 3: You wake on cold stone."))
+        #expect(result.stdout.contains("The First Door, 6 items:"))
+        #expect(result.stdout.contains("Chapter 1, level 1. 0 of 25 levels solved."))
+        #expect(result.stdout.hasSuffix("Goodbye.\n"))
+        #expect(!result.stdout.contains("{"))
+    }
+
+    @Test func plainEfbIsStillThePipeWhenInputIsNotATerminal() throws {
+        let result = try Support.run(["--seed", "1", "--clock", "virtual", "--memory-save"], input: "")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(#"{"adventure":"#))
+    }
+
+    @Test func aHintUnlockingIsWrittenWithoutBeingAsked() throws {
+        let process = Process()
+        process.executableURL = Support.executable
+        process.arguments = ["play", "--memory-save", "--hint-interval", "0.2"]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = Pipe.drain(stdout)
+        stdin.fileHandleForWriting.write(Data("esc\nmagic\n".utf8))
+        let announced = Support.poll {
+            output.text.contains("Hint: A new hint is ready. Ask for it whenever you like.")
+        }
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(announced, "\(output.text)")
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func speechRunsSpdSayAndSaysWhatIsMissingWhenItIsNot() throws {
+        let folder = try Support.temporaryFolder("speech")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("said")
+        let fake = folder.appendingPathComponent("spd-say")
+        // A stand-in for spd-say that writes its arguments, one to a line, to a file of its own.
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$EFB_TEST_SPEECH_LOG.$$\"\n"
+            .write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = folder.path + ":/usr/bin:/bin"
+        environment["EFB_TEST_SPEECH_LOG"] = log.path
+        let arguments = ["play", "--seed", "1", "--clock", "virtual", "--memory-save", "--speech"]
+        let spoken = try Support.run(arguments, input: "n\nq\n", environment: environment)
+        #expect(spoken.status == 0)
+        #expect(spoken.stderr.isEmpty, "\(spoken.stderr)")
+        func said() -> String {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return files.filter { $0.hasPrefix("said.") }.sorted().compactMap { name in
+                try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            }.joined()
+        }
+        // Each turn is one spd-say, started without waiting: the opening, the next item, the goodbye.
+        let expected = ["--language\nen\n--\nEscape From Blindness\n", "2 of 3: You wake on cold stone.", "Goodbye."]
+        #expect(Support.poll { expected.allSatisfy { said().contains($0) } }, "\(said())")
+        #expect(!said().contains("3. Continue, button"))
+
+        environment["PATH"] = folder.appendingPathComponent("nothing-here").path
+        let silent = try Support.run(arguments, input: "q\n", environment: environment)
+        #expect(silent.status == 0)
+        #expect(silent.stderr == SpeechDispatcher.notInstalled + "\n")
+        #expect(silent.stdout.hasSuffix("Goodbye.\n"))
+    }
+}

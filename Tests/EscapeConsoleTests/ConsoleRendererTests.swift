@@ -1,0 +1,212 @@
+import EscapeConsole
+import EscapeCore
+import EscapeProtocol
+import Testing
+
+/// What the player reads, step by step, on real sessions.
+struct ConsoleRendererTests {
+    @Test func theOpeningNamesTheGameAndListsTheFirstScreen() {
+        var driver = ConsoleDriver(session: Support.session())
+        let lines = driver.start()
+        #expect(
+            lines.map(\.text) == [
+                "Escape From Blindness",
+                "Type help for the commands, or q to quit.",
+                "Darkness, 3 items:",
+                "1. Darkness, heading",
+                "2. You wake on cold stone. Your lantern lies beside you, its glass cracked and its flame long gone. "
+                    + "Somewhere above, wind moves through a passage you cannot see. You will never see this place. "
+                    + "You will hear it, touch it, and think your way out of it.",
+                "3. Continue, button",
+                "1 of 3: Darkness, heading",
+            ]
+        )
+        // The listing is for reading; speech says the title and the focus.
+        #expect(lines.filter(\.spoken).map(\.text).contains("Darkness, 3 items:"))
+        #expect(!lines.filter(\.spoken).map(\.text).contains("3. Continue, button"))
+        #expect(lines.allSatisfy { !$0.formatted(color: false).contains("\u{1B}") })
+    }
+
+    @Test func moving() {
+        var (driver, _) = Support.console()
+        #expect(driver.enter("n").map(\.text) == ["2 of 3: " + Support.adventure.intro[0].text])
+        #expect(driver.enter("l").map(\.text) == ["3 of 3: Continue, button"])
+        #expect(driver.enter("n").map(\.text) == ["That is the last item."])
+        #expect(driver.enter("l").map(\.text) == ["3 of 3: Continue, button"])
+        #expect(driver.enter("1").map(\.text) == ["1 of 3: Darkness, heading"])
+        #expect(driver.enter("p").map(\.text) == ["That is the first item."])
+        #expect(driver.enter("a").map(\.text) == ["Nothing happens."])
+    }
+
+    @Test func aWrongAnswerThenTheRightOne() throws {
+        var (driver, opening) = Support.console(at: "cellar-door")
+        #expect(opening.first == "Chapter 1: The Cellar of Echoes, 3 items:")
+        #expect(opening.contains("The First Door, 6 items:"))
+        let screen = try #require(driver.context.screen)
+        let moon = try #require(screen.elements.firstIndex { $0.label == "The light of the moon" }) + 1
+        let senses = try #require(screen.elements.firstIndex { $0.label == "My other senses" }) + 1
+        #expect(opening.contains("\(moon). The light of the moon, button"))
+        #expect(
+            driver.enter("a \(moon)").map(\.text) == [
+                "\(moon) of 6: The light of the moon, button",
+                "Wrong.",
+                "No moonlight reaches this deep. The door stays shut.",
+            ]
+        )
+        let solved = driver.enter("a \(senses)")
+        #expect(
+            Array(solved.map(\.text).prefix(5)) == [
+                "\(senses) of 6: My other senses, button",
+                "Correct.",
+                "The door swings open with a long, dry creak. Cooler air flows in from the next room.",
+                "Progress: 1 of 25 levels solved.",
+                "The Singing Wall, 6 items:",
+            ]
+        )
+        #expect(solved.map(\.style).prefix(2) == [.plain, .correct])
+        #expect(solved.last?.text == "1 of 6: The Singing Wall, heading")
+    }
+
+    @Test func hintsArePrefixedOnce() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        #expect(driver.enter("h").map(\.text) == ["Hint: No hint yet — wait a little."])
+        let unlocked = driver.enter("wait 30")
+        #expect(unlocked.map(\.text) == ["Hint: A new hint is ready. Ask for it whenever you like."])
+        #expect(unlocked.map(\.style) == [.hint])
+        #expect(
+            driver.enter("magic").map(\.text) == ["Hint 1 of 2: The answer is not something you carry in your hands."]
+        )
+        #expect(
+            driver.enter("again").map(\.text) == ["Hint 1 of 2: The answer is not something you carry in your hands."]
+        )
+        #expect(driver.enter("wait 1").map(\.text) == ["Time passes."])
+    }
+
+    @Test func refusalsAreErrors() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        let refused = driver.enter("r")
+        #expect(refused.map(\.text) == ["Error: The focused element has no rotor."])
+        #expect(refused.map(\.style) == [.error])
+        #expect(driver.enter("g 4 1").map(\.text) == ["Error: Level 4.1 is not unlocked yet."])
+    }
+
+    @Test func aTextFieldTakesTheTypedAnswer() {
+        var (driver, _) = Support.console(at: "stones-memory")
+        #expect(
+            driver.enter("4").map(\.text) == [
+                "4 of 4: Your answer, empty, text field. Type your answer and press Enter."
+            ]
+        )
+        #expect(
+            driver.enter("sand").map(\.text) == [
+                "Wrong.",
+                "The stone stays silent. Think back to the very first thing you learned about your lantern.",
+            ]
+        )
+        let solved = driver.enter("The GLASS").map(\.text)
+        #expect(
+            solved.prefix(4) == [
+                "Correct.", "The stone sighs, satisfied, and rolls aside.", "Progress: 5 of 25 levels solved.",
+                "The Counting Stone, 4 items:",
+            ]
+        )
+        #expect(
+            driver.enter("type three").map(\.text).prefix(2) == [
+                "4 of 4: Your answer, empty, text field. Type your answer and press Enter.", "Correct.",
+            ]
+        )
+    }
+
+    @Test func theRotorSaysEachStepOnce() {
+        var (driver, _) = Support.console(at: "vault-iron")
+        let screen = driver.context.screen
+        let door = (screen?.elements.count ?? 0)
+        #expect(
+            driver.enter("\(door)").map(\.text) == [
+                "\(door) of \(door): Iron door, locked, button",
+                "Rotor Codes (1 of 2): 5 items, none chosen yet. Type down or up to step through them.",
+            ]
+        )
+        #expect(driver.enter("down").map(\.text) == ["Codes 1 of 5: 123"])
+        #expect(driver.enter("down").map(\.text) == ["Codes 2 of 5: 135"])
+        #expect(
+            driver.enter("r").map(\.text) == [
+                "Rotor Clues (2 of 2): 3 items, none chosen yet. Type down or up to step through them."
+            ]
+        )
+        #expect(
+            driver.enter("up").map(\.text) == [
+                "Clues 3 of 3: The third note says: each digit is two more than the one before it."
+            ]
+        )
+        #expect(driver.enter("r back").map(\.text) == ["Rotor Codes (1 of 2): 135, 2 of 5."])
+        #expect(
+            driver.enter("").map(\.text).prefix(2) == [
+                "Correct.", "The iron door gives way with a groan that echoes through the vault.",
+            ]
+        )
+    }
+
+    @Test func actionsAreListedAndPerformed() {
+        var (driver, opening) = Support.console(at: "workshop-forge")
+        #expect(opening.contains("3. Bellows, not handled yet, button, with actions"))
+        #expect(
+            driver.enter("3").map(\.text) == [
+                "3 of 5: Bellows, not handled yet, button",
+                "Actions: 1 Pump, 2 Fold away. Type action and a number or a name.",
+            ]
+        )
+        #expect(
+            driver.enter("actions").map(\.text) == ["Actions: 1 Pump, 2 Fold away. Type action and a number or a name."]
+        )
+        #expect(driver.enter("action pump").map(\.text) == ["Air rushes into the forge."])
+        #expect(driver.enter("1").map(\.text) == ["1 of 5: The Cold Forge, heading"])
+        #expect(driver.enter("actions").map(\.text) == ["The focused item has no actions."])
+    }
+
+    @Test func stateShowsEverythingAndProgressInFull() {
+        var (driver, opening) = Support.console(at: "cellar-water")
+        #expect(opening.contains("Welcome back. You were at The Singing Wall."))
+        #expect(opening.contains("Progress: 1 of 25 levels solved."))
+        let lines = driver.enter("where").map(\.text)
+        #expect(lines.first == "The Singing Wall, 6 items:")
+        #expect(lines.suffix(2) == ["1 of 6: The Singing Wall, heading", "Chapter 1, level 2. 1 of 25 levels solved."])
+        #expect(driver.enter("list").map(\.text) == Array(lines.dropLast()))
+    }
+
+    @Test func helpSaysWhatTheGesturesDoHere() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        let help = driver.enter("help").map(\.text)
+        #expect(help.first == "Commands (short form first):")
+        #expect(help.contains("magic: the magic tap. Here: Hear a hint."))
+        #expect(help.contains("esc, escape: the escape gesture. Here: Open the level menu."))
+        #expect(help.contains("q, quit: stop playing. Progress is saved each time a door opens."))
+        _ = driver.enter("m")
+        let inTheMenu = driver.enter("?").map(\.text)
+        #expect(inTheMenu.contains("magic: the magic tap. It does nothing here."))
+        #expect(inTheMenu.contains("esc, escape: the escape gesture. Here: Close the menu."))
+    }
+
+    @Test func theMenuShowsStates() {
+        var (driver, _) = Support.console(at: "cellar-water")
+        let menu = driver.enter("m").map(\.text)
+        #expect(menu.first == "Level menu, 34 items:")
+        #expect(menu.contains("3. Level 1.1: The First Door, complete, button"))
+        #expect(menu.contains("4. Level 1.2: The Singing Wall, current, button, selected"))
+        #expect(menu.contains("5. Level 1.3: The Three Jars, locked, button, unavailable"))
+        #expect(menu.last == "4 of 34: Level 1.2: The Singing Wall, current, button, selected")
+    }
+
+    @Test func quitSaysGoodbye() {
+        var (driver, _) = Support.console()
+        #expect(driver.enter("q").map(\.text) == ["Goodbye."])
+        #expect(driver.isFinished)
+    }
+
+    @Test func colourIsAddedOnlyWhenAsked() {
+        let hint = ConsoleLine("Hint: listen.", style: .hint)
+        #expect(hint.formatted(color: false) == "Hint: listen.")
+        #expect(hint.formatted(color: true) == "\u{1B}[36mHint: listen.\u{1B}[0m")
+        #expect(ConsoleLine("1. Begin, button", style: .item).formatted(color: true) == "1. Begin, button")
+    }
+}
