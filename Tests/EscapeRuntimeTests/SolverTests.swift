@@ -21,11 +21,13 @@ import Testing
         let session: Session
         var output: [UInt8] = []
         var sent = 0
+        var input: [UInt8] = []
 
         mutating func send(_ command: JSONValue) {
             var line: [UInt8] = []
             JSONWriter.write(command, into: &line)
             sent += 1
+            input += line + [10]
             for event in session.handle(.line(line)) { EventEncoder.encode(event, into: &output) }
         }
     }
@@ -68,6 +70,13 @@ import Testing
         #expect(!events.contains { $0["type"] == "error" }, "\(events.filter { $0["type"] == "error" })")
         let validation = try Support.validate("events", player.output)
         #expect(validation.ok, "\(validation.report)")
+        // The same lines through the built efb's pipe give the same bytes.
+        let piped = try Support.run(
+            ["pipe", "--seed", "7", "--clock", "virtual", "--memory-save", "--adventure", file],
+            input: player.input
+        )
+        #expect(piped.status == 0)
+        #expect(piped.stdout == player.output, "the pipe and the session differ")
     }
 
     private func solve(_ level: Level, _ player: inout Player) {
