@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Validate NDJSON lines against the protocol's JSON Schemas (draft 2020-12).
 
-Usage: validate.py events FILE...     every line must be a valid event; seq must count up from its first value
+Usage: validate.py events FILE...     every line must be a valid event; seq counts up by one from its first
+                                      value, except that the done of a restore may jump forward
        validate.py commands FILE...   every line must be a valid command
        validate.py adventure FILE...  each file must be a valid adventure (schema/adventure.schema.json)
 
@@ -82,7 +83,8 @@ def main(argv):
                     print(f"{name}:{number}: {best.message} at {list(best.absolute_path)}", file=sys.stderr)
                     problems += 1
                 if kind == "events" and isinstance(message, dict) and isinstance(message.get("seq"), int):
-                    if previous_seq is not None and message["seq"] != previous_seq + 1:
+                    restored = message.get("type") == "done" and message["seq"] > previous_seq if previous_seq else False
+                    if previous_seq is not None and message["seq"] != previous_seq + 1 and not restored:
                         print(f"{name}:{number}: seq {message['seq']} does not follow {previous_seq}", file=sys.stderr)
                         problems += 1
                     previous_seq = message["seq"]

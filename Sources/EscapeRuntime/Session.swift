@@ -151,7 +151,9 @@ public final class Session {
     }
 
     /// Carries out one command: its events, without the closing `done`.
-    private func execute(_ command: Command, replyTo: RequestID?) -> [StampedEvent] {
+    ///
+    /// - Parameter nested: A command inside a batch: the batch sends the valid actions once, at its end.
+    private func execute(_ command: Command, replyTo: RequestID?, nested: Bool = false) -> [StampedEvent] {
         var events: [StampedEvent] = []
         switch command {
         case .hello(let hello):
@@ -191,12 +193,12 @@ public final class Session {
         case .batch(let commands):
             for command in commands {
                 if case .quit = command { return events + quit(replyTo: replyTo) }
-                events += execute(command, replyTo: replyTo)
+                events += execute(command, replyTo: replyTo, nested: true)
             }
         case .quit:
             events += quit(replyTo: replyTo)
         }
-        if client?.want.contains("validActions") == true,
+        if !nested, client?.want.contains("validActions") == true,
             events.contains(where: { if case .game(.focus) = $0.event { true } else { false } })
         {
             events.append(stamp(validActionsEvent, replyTo: replyTo))
@@ -265,7 +267,8 @@ public final class Session {
 
     private var serverHello: ServerHello {
         var capabilities = [
-            "assistive", "customActions", "escape", "hints", "ifGen", "levelMenu", "magicTap", "repeat", "rotors",
+            "adjust", "aimedGestures", "assistive", "batch", "customActions", "escape", "hints", "ifGen", "levelMenu",
+            "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
         ]
         if clock.isVirtual { capabilities.append("virtualClock") }
         return ServerHello(
