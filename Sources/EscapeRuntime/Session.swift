@@ -152,7 +152,11 @@ public final class Session {
 
     /// Carries out one command: its events, without the closing `done`.
     ///
-    /// - Parameter nested: A command inside a batch: the batch sends the valid actions once, at its end.
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - replyTo: The request's id.
+    ///   - nested: A command inside a batch: the batch sends the valid actions once, at its end.
+    /// - Returns: The command's events.
     private func execute(_ command: Command, replyTo: RequestID?, nested: Bool = false) -> [StampedEvent] {
         var events: [StampedEvent] = []
         switch command {
