@@ -50,22 +50,55 @@ public enum JSONWriter {
 
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: output.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F, 0x85, 0x2028, 0x2029:
-                output.append(contentsOf: "\\u".utf8)
-                for shift in stride(from: 12, through: 0, by: -4) {
-                    output.append(hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole; only the rare escape is written
+            // byte by byte.
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let length: Int
+                switch byte {
+                case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x00..<0x20, 0x7F:
+                    length = 1
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85:
+                    length = 2  // U+0085, a line break for some readers
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    length = 3  // U+2028 and U+2029, line breaks for JavaScript
+                default:
+                    index += 1
+                    continue
                 }
-            default:
-                output.append(contentsOf: String(scalar).utf8)
+                output.append(contentsOf: bytes[start..<index])
+                appendEscape(of: bytes[index..<(index + length)], into: &output)
+                index += length
+                start = index
             }
+            output.append(contentsOf: bytes[start..<bytes.count])
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(of sequence: Slice<UnsafeBufferPointer<UInt8>>, into output: inout [UInt8]) {
+        let scalar: UInt32
+        switch sequence.count {
+        case 1:
+            switch sequence[sequence.startIndex] {
+            case 0x22: return output.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: return output.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: return output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: return output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: return output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case let byte: scalar = UInt32(byte)
+            }
+        case 2: scalar = 0x85
+        default: scalar = sequence[sequence.startIndex + 2] == 0xA8 ? 0x2028 : 0x2029
+        }
+        output.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            output.append(hexDigits[Int((scalar >> UInt32(shift)) & 0xF)])
+        }
     }
 }
