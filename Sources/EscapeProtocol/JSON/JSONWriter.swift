@@ -64,7 +64,8 @@ public enum JSONWriter {
                     length = 1
                 case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85:
                     length = 2  // U+0085, a line break for some readers
-                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
                     && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     length = 3  // U+2028 and U+2029, line breaks for JavaScript
                 default:
