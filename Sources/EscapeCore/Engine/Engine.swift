@@ -162,8 +162,10 @@ public struct Engine: Sendable {
     public var screen: Screen { makeScreen(for: top) }
 
     /// The focused element.
-    public var focus: FocusState {
-        let screen = screen
+    public var focus: FocusState { focus(on: screen) }
+
+    /// The focused element of `screen`, the screen on show (built once by the caller).
+    func focus(on screen: Screen) -> FocusState {
         let index = min(top.focus, screen.elements.count - 1)
         return FocusState(
             screen: screen.id,
@@ -221,7 +223,7 @@ public struct Engine: Sendable {
         }
         let now = focus
         guard now != focusBefore else { return [] }
-        return now.element.id == focusBefore.element.id ? [.event(.focus(now))] : focusEffects()
+        return now.element.id == focusBefore.element.id ? [.event(.focus(now))] : focusEffects(now)
     }
 
     /// The chapter's ambient sound, when the player has just come into a chapter with another one.
@@ -239,14 +241,18 @@ public struct Engine: Sendable {
 
     /// The screen, then the focus.
     func arrivalEffects() -> [Effect] {
-        [.event(.screen(screen))] + focusEffects()
+        // The screen is built once here; building it is most of an ordinary command's work.
+        let screen = screen
+        return [.event(.screen(screen))] + focusEffects(focus(on: screen))
     }
 
     /// The focus, then the rotor and the actions of the focused element when it has them.
-    private func focusEffects() -> [Effect] {
+    private func focusEffects(_ focus: FocusState) -> [Effect] {
         var effects: [Effect] = [.event(.focus(focus))]
-        if let rotor { effects.append(.event(.rotor(rotor))) }
-        if let actions { effects.append(.event(.actions(actions))) }
+        if let rotor = kindRotor(element: focus.element.id) { effects.append(.event(.rotor(rotor))) }
+        if !focus.element.actions.isEmpty {
+            effects.append(.event(.actions(ActionList(element: focus.element.id, actions: focus.element.actions))))
+        }
         return effects
     }
 
