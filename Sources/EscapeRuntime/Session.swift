@@ -1,7 +1,6 @@
 public import EscapeCore
 public import EscapeProtocol
 public import EscapeSaves
-import Foundation
 
 /// One game behind the protocol: the engine, its clock and its save, turning commands into stamped events.
 ///
@@ -187,7 +186,15 @@ public final class Session {
         case .validActions:
             events.append(stamp(validActionsEvent, replyTo: replyTo))
         case .snapshot:
-            events.append(stamp(.snapshot(blob: makeSnapshot()), replyTo: replyTo))
+            let snapshot = SessionSnapshot(
+                engine: Self.engineVersion,
+                adventure: engine.adventure.id,
+                seq: sequence + 2,  // the snapshot event, then its done
+                clock: clock.isVirtual ? clock.now() : nil,
+                saved: savedProgress,
+                state: engine.snapshot
+            )
+            events.append(stamp(.snapshot(blob: SnapshotCodec.encode(snapshot)), replyTo: replyTo))
         case .restore(let blob):
             do {
                 try restore(blob)
@@ -311,86 +318,19 @@ public final class Session {
         }
     }
 
-    private func stamp(_ event: Event, replyTo: RequestID?) -> StampedEvent {
-        sequence += 1
-        return StampedEvent(seq: sequence, replyTo: replyTo, generation: engine.generation, event: event)
-    }
-}
-
-// MARK: - Snapshots
-
-/// What a snapshot blob holds: the engine's state and the session's numbering, for one adventure.
-private struct SessionSnapshot: Codable {
-    /// The blob format; another one is refused.
-    var format: Int
-    /// The engine that made it; another version is refused.
-    var engine: String
-    /// The adventure it belongs to.
-    var adventure: String
-    /// The `seq` of the `done` that settled the `snapshot` command.
-    var seq: Int
-    /// The virtual clock's time, or `nil` on the real clock.
-    var clock: Int64?
-    /// The progress last saved.
-    var saved: EscapeCore.Progress?
-    /// The game.
-    var state: EngineSnapshot
-}
-
-extension Session {
-    /// The blob format this engine writes and reads.
-    static let snapshotFormat = 1
-    private static let snapshotPrefix = "efb-snapshot-1."
-
-    /// The state as a blob: `efb-snapshot-1.` + base64 of the JSON state + `.` + its FNV-1a checksum.
-    fileprivate func makeSnapshot() -> String {
-        let payload = SessionSnapshot(
-            format: Self.snapshotFormat,
-            engine: Self.engineVersion,
-            adventure: engine.adventure.id,
-            seq: sequence + 2,  // the snapshot event, then its done
-            clock: clock.isVirtual ? clock.now() : nil,
-            saved: savedProgress,
-            state: engine.snapshot
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(payload) else {
-            preconditionFailure("the engine's state always encodes")
-        }
-        return Self.snapshotPrefix + data.base64EncodedString() + "." + Self.checksum(data)
-    }
-
     /// Brings back a blob's state, or refuses it with `bad_snapshot` and changes nothing.
-    fileprivate func restore(_ blob: String) throws(ProtocolError) {
-        func refuse(_ reason: String) -> ProtocolError {
-            ProtocolError(.badSnapshot, "the snapshot cannot be restored: \(reason)", field: "blob")
-        }
-        guard blob.hasPrefix(Self.snapshotPrefix) else {
-            throw refuse("it is not a snapshot of this engine's format \(Self.snapshotFormat)")
-        }
-        let parts = blob.dropFirst(Self.snapshotPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let data = Data(base64Encoded: String(parts[0])) else {
-            throw refuse("it is not a complete snapshot")
-        }
-        guard Self.checksum(data) == parts[1] else { throw refuse("its checksum does not match: it was altered") }
-        let payload: SessionSnapshot
-        do {
-            payload = try JSONDecoder().decode(SessionSnapshot.self, from: data)
-        } catch {
-            throw refuse("its content cannot be read")
-        }
-        guard payload.format == Self.snapshotFormat, payload.engine == Self.engineVersion else {
-            throw refuse("it was made by engine \(payload.engine); this is engine \(Self.engineVersion)")
-        }
+    private func restore(_ blob: String) throws(ProtocolError) {
+        let payload = try SnapshotCodec.decode(blob, engineVersion: Self.engineVersion)
         guard payload.adventure == engine.adventure.id else {
-            throw refuse("it belongs to the adventure \"\(payload.adventure)\", not \"\(engine.adventure.id)\"")
+            throw SnapshotCodec.refusal(
+                "it belongs to the adventure \"\(payload.adventure)\", not \"\(engine.adventure.id)\""
+            )
         }
         var restored = engine
         do {
             try restored.restore(payload.state)
         } catch {
-            throw refuse(error.description)
+            throw SnapshotCodec.refusal(error.description)
         }
         engine = restored
         savedProgress = payload.saved
@@ -400,14 +340,8 @@ extension Session {
         sequence = max(sequence, payload.seq - 1)
     }
 
-    /// FNV-1a, 64 bits, in hex: catches a blob changed by accident or by hand.
-    private static func checksum(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    private func stamp(_ event: Event, replyTo: RequestID?) -> StampedEvent {
+        sequence += 1
+        return StampedEvent(seq: sequence, replyTo: replyTo, generation: engine.generation, event: event)
     }
 }

@@ -1,0 +1,97 @@
+package import EscapeCore
+package import EscapeProtocol
+import Foundation
+
+/// What a snapshot blob holds: the engine's state and the session's numbering, for one adventure.
+package struct SessionSnapshot: Codable, Sendable, Hashable {
+    /// The blob format; another one is refused.
+    package var format: Int
+    /// The engine that made it; another version is refused.
+    package var engine: String
+    /// The adventure it belongs to.
+    package var adventure: String
+    /// The `seq` of the `done` that settled the `snapshot` command.
+    package var seq: Int
+    /// The virtual clock's time, or `nil` on the real clock.
+    package var clock: Int64?
+    /// The progress last saved.
+    package var saved: EscapeCore.Progress?
+    /// The game.
+    package var state: EngineSnapshot
+
+    package init(
+        format: Int = SnapshotCodec.format,
+        engine: String,
+        adventure: String,
+        seq: Int,
+        clock: Int64?,
+        saved: EscapeCore.Progress?,
+        state: EngineSnapshot
+    ) {
+        self.format = format
+        self.engine = engine
+        self.adventure = adventure
+        self.seq = seq
+        self.clock = clock
+        self.saved = saved
+        self.state = state
+    }
+}
+
+/// The snapshot blob: `efb-snapshot-1.` + base64 of the JSON state + `.` + its FNV-1a checksum.
+package enum SnapshotCodec {
+    /// The blob format this engine writes and reads.
+    package static let format = 1
+    private static let prefix = "efb-snapshot-1."
+
+    /// The blob of `snapshot`.
+    package static func encode(_ snapshot: SessionSnapshot) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(snapshot) else {
+            preconditionFailure("the engine's state always encodes")
+        }
+        return prefix + data.base64EncodedString() + "." + checksum(data)
+    }
+
+    /// Reads a blob back, or refuses it with `bad_snapshot`.
+    ///
+    /// Only the blob's framing, checksum, format and engine version are checked here; whether it fits
+    /// the adventure is the session's to check.
+    package static func decode(_ blob: String, engineVersion: String) throws(ProtocolError) -> SessionSnapshot {
+        guard blob.hasPrefix(prefix) else {
+            throw refusal("it is not a snapshot of this engine's format \(format)")
+        }
+        let parts = blob.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let data = Data(base64Encoded: String(parts[0])) else {
+            throw refusal("it is not a complete snapshot")
+        }
+        guard checksum(data) == parts[1] else { throw refusal("its checksum does not match: it was altered") }
+        let payload: SessionSnapshot
+        do {
+            payload = try JSONDecoder().decode(SessionSnapshot.self, from: data)
+        } catch {
+            throw refusal("its content cannot be read")
+        }
+        guard payload.format == format, payload.engine == engineVersion else {
+            throw refusal("it was made by engine \(payload.engine); this is engine \(engineVersion)")
+        }
+        return payload
+    }
+
+    /// The error for a blob that cannot be restored.
+    package static func refusal(_ reason: String) -> ProtocolError {
+        ProtocolError(.badSnapshot, "the snapshot cannot be restored: \(reason)", field: "blob")
+    }
+
+    /// FNV-1a, 64 bits, in hex: catches a blob changed by accident or by hand.
+    private static func checksum(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
