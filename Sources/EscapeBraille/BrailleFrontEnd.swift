@@ -1,5 +1,5 @@
 import EscapeCore
-import EscapeProtocol
+public import EscapeProtocol
 public import EscapeRuntime
 
 #if canImport(Glibc)
@@ -10,11 +10,11 @@ import Musl
 
 /// Plays the game on a Braille display: keys in, the engine's events out to the display.
 ///
-/// The engine runs in the same process, behind the same ``Session`` a pipe client talks to. The
-/// front end only turns keys into commands and shows the events it gets back. When the connection
+/// The engine runs in the same process, behind the same session a pipe client talks to, driven by the
+/// same ``EventLoop``. The front end only turns keys into commands and shows the events it gets back. When the connection
 /// to BRLTTY drops, it tells the engine the player's assistive technology went away, reconnects
 /// with backoff, tells the engine it is back, and shows exactly what was there before.
-public final class BrailleFrontEnd {
+public final class BrailleFrontEnd: FrontEnd {
     /// Timing of the front end.
     public struct Options: Sendable {
         /// How messages are shown.
@@ -40,7 +40,6 @@ public final class BrailleFrontEnd {
         }
     }
 
-    private let session: Session
     private let connector: any BrailleConnector
     private let clock: any GameClock
     private let options: Options
@@ -52,24 +51,25 @@ public final class BrailleFrontEnd {
     private var backoff: Int64
     private var nextSizeCheck: Int64 = 0
     private var requestNumber = 0
+    private var toldWaiting = false
+    private var everConnected = false
+    /// What the front end has to tell the session at its next service (the display went or came back).
+    private var queued: [SessionInput] = []
 
     /// Creates a front end.
     ///
     /// - Parameters:
-    ///   - session: The game.
     ///   - connector: How to reach the display.
     ///   - clock: The time for messages and reconnecting (the monotonic clock; the game's own clock
-    ///     may be virtual).
+    ///     may be virtual); the ``EventLoop`` driving this front end must use the same clock.
     ///   - options: Timing.
     ///   - log: Where to tell the person at the terminal what happens (standard error).
     public init(
-        session: Session,
         connector: any BrailleConnector,
         clock: any GameClock,
         options: Options = Options(),
         log: @escaping (String) -> Void
     ) {
-        self.session = session
         self.connector = connector
         self.clock = clock
         self.options = options
@@ -78,47 +78,93 @@ public final class BrailleFrontEnd {
         self.backoff = options.reconnectInitial
     }
 
-    /// Waits for BRLTTY, then plays until the session ends or `shouldStop` says so.
-    public func run(shouldStop: () -> Bool = { false }) {
-        var told = false
-        while display == nil && !shouldStop() {
-            do throws(BrailleError) {
-                try connect()
-            } catch {
-                if !told {
-                    log(Self.waitingMessage(error))
-                    told = true
-                }
-                sleep(milliseconds: backoff)
-                backoff = min(backoff * 2, options.reconnectMaximum)
-            }
-        }
-        guard display != nil else { return }
-        backoff = options.reconnectInitial
-        log("Connected to BRLTTY (\(view.size)); the game is on the display.")
-        var opening = session.start()
+    /// Plays `host`'s game on the display until it ends, a stop signal comes, or `pauseWhen` says so;
+    /// waits for BRLTTY first.
+    ///
+    /// - Returns: How the run ended.
+    @discardableResult
+    public func run(host: SessionHost, pauseWhen: @escaping () -> Bool = { false }) -> EventLoop.Outcome {
+        EventLoop(host: host, frontEnd: self, clock: clock, pauseWhen: pauseWhen).run()
+    }
+
+    // MARK: FrontEnd
+
+    /// The display's socket, while connected.
+    public var descriptors: [Int32] {
+        display?.fileDescriptor.map { [$0] } ?? []
+    }
+
+    /// The nearest of: a message timing out, the next attempt to connect, the next size check.
+    public var deadline: Int64? {
+        if !queued.isEmpty { return clock.now() }
+        var deadlines: [Int64] = []
+        if let deadline = view.nextDeadline { deadlines.append(deadline) }
+        deadlines.append(display == nil ? nextAttempt : nextSizeCheck)
+        return deadlines.min()
+    }
+
+    /// Ready once BRLTTY answered for the first time.
+    public var isReady: Bool { everConnected }
+
+    /// A display going away is not the end: the front end reconnects.
+    public var isClosed: Bool { false }
+
+    /// The front end's `hello`: it names its keys, so teaching texts name them.
+    public func opening() -> [SessionInput] {
         let hello = ClientHello(
             client: "efb braille",
             protocolVersion: EventEncoder.protocolVersion,
             capabilities: ["braille"],
             keys: BrailleKeyMap.keyNames
         )
-        opening += send(.hello(hello))
-        view.apply(opening, now: clock.now())
-        while !session.isFinished && !shouldStop() {
-            if display == nil && clock.now() >= nextAttempt { reconnect() }
-            render()
-            waitForSomething()
-            readKeys()
-            let now = clock.now()
-            view.apply(session.tick(), now: now)
-            view.tick(now: now)
-            checkSize(now: now)
+        return [.request(request(.hello(hello)))]
+    }
+
+    /// Connects or reconnects when due, reads the keys, lets messages time out, follows size changes.
+    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        if !everConnected {
+            // The game starts once connected, before any key is read.
+            if now >= nextAttempt { attemptFirstConnection() }
+            return
         }
+        if display == nil && now >= nextAttempt { reconnect() }
+        for input in queued { submit(input) }
+        queued = []
+        readKeys(submit: submit)
+        for input in queued { submit(input) }
+        queued = []
+        view.tick(now: clock.now())
+        checkSize(now: clock.now())
+    }
+
+    /// Lays the events out on the view; the display is written at the flush.
+    public func show(_ events: [StampedEvent], now: Int64) {
+        view.apply(events, now: now)
+    }
+
+    /// Writes the view to the display, if it changed.
+    public func flush(now: Int64) {
         render()
     }
 
     // MARK: Connection
+
+    private func attemptFirstConnection() {
+        do throws(BrailleError) {
+            try connect()
+        } catch {
+            if !toldWaiting {
+                log(Self.waitingMessage(error))
+                toldWaiting = true
+            }
+            nextAttempt = clock.now() + backoff
+            backoff = min(backoff * 2, options.reconnectMaximum)
+            return
+        }
+        everConnected = true
+        backoff = options.reconnectInitial
+        log("Connected to BRLTTY (\(view.size)); the game is on the display.")
+    }
 
     private func connect() throws(BrailleError) {
         let display = try connector.connect()
@@ -138,7 +184,7 @@ public final class BrailleFrontEnd {
         }
         backoff = options.reconnectInitial
         log("BRLTTY is back (\(view.size)); carrying on where you were.")
-        view.apply(send(.game(.assistive(active: true))), now: clock.now())
+        queued.append(.request(request(.game(.assistive(active: true)))))
     }
 
     private func lose(_ error: BrailleError) {
@@ -146,7 +192,7 @@ public final class BrailleFrontEnd {
         display = nil
         lastFrame = nil
         log("Lost the Braille display (\(error)); trying to reconnect.")
-        view.apply(send(.game(.assistive(active: false))), now: clock.now())
+        queued.append(.request(request(.game(.assistive(active: false)))))
         backoff = options.reconnectInitial
         nextAttempt = clock.now() + backoff
     }
@@ -172,17 +218,18 @@ public final class BrailleFrontEnd {
 
     // MARK: Keys and output
 
-    private func readKeys() {
+    /// Reads every key waiting; each one's commands go to the session, and their events reach the view,
+    /// before the next key is read.
+    private func readKeys(submit: (SessionInput) -> Void) {
         guard let display else { return }
         do throws(BrailleError) {
             while let key = try display.readKey() {
-                let now = clock.now()
                 if key == .command(.offline) {
                     lose(.disconnected("the display went offline"))
                     return
                 }
-                for command in view.handle(key, now: now) {
-                    view.apply(send(.game(command)), now: clock.now())
+                for command in view.handle(key, now: clock.now()) {
+                    submit(.request(request(.game(command))))
                 }
             }
         } catch {
@@ -202,30 +249,9 @@ public final class BrailleFrontEnd {
         }
     }
 
-    private func send(_ command: Command) -> [StampedEvent] {
+    private func request(_ command: Command) -> Request {
         requestNumber += 1
-        return session.handle(Request(id: .int(requestNumber), command: command))
-    }
-
-    private func waitForSomething() {
-        let now = clock.now()
-        var deadlines: [Int64] = []
-        if let deadline = view.nextDeadline { deadlines.append(deadline - now) }
-        if let deadline = session.nextDeadline { deadlines.append(deadline - session.now) }
-        if display == nil { deadlines.append(nextAttempt - now) } else { deadlines.append(nextSizeCheck - now) }
-        let timeout = Int32(clamping: max(0, deadlines.min() ?? 1000))
-        guard let descriptor = display?.fileDescriptor else {
-            sleep(milliseconds: Int64(timeout))
-            return
-        }
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, timeout)
-    }
-
-    private func sleep(milliseconds: Int64) {
-        var request = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds % 1000) * 1_000_000)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        return Request(id: .int(requestNumber), command: command)
     }
 
     /// What the person at the terminal reads while BRLTTY cannot be reached.

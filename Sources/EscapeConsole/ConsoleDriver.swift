@@ -1,69 +1,88 @@
-import EscapeProtocol
+public import EscapeProtocol
 public import EscapeRuntime
 
-/// The console's turn-taking, without I/O: typed lines in, the session's answers out as lines.
+/// The console's turn-taking, without I/O: typed lines in as session inputs, the session's events out
+/// as lines.
 ///
-/// ``ConsoleFrontEnd`` owns one and only reads, writes and waits; tests drive one directly.
-/// Like the session it drives, it is not thread-safe; one owner calls it.
-public struct ConsoleDriver {
-    /// The game.
-    public let session: Session
-    private var renderer = ConsoleRenderer()
-
-    /// Creates a driver for a session that has not started yet.
-    ///
-    /// - Parameter session: The game.
-    public init(session: Session) {
-        self.session = session
+/// ``ConsoleFrontEnd`` owns one: it hands what ``interpret(_:)`` gives to the session and the session's
+/// events to ``render(_:)``. It remembers which command each of its requests carried, so every answer
+/// is rendered as an answer to its own command.
+public struct ConsoleDriver: Sendable {
+    /// What a typed line comes to.
+    public enum Interpretation: Sendable, Hashable {
+        /// Commands for the session, one request each; the first one refused stops the rest.
+        case submit(SessionInput)
+        /// Lines the console answers by itself (help, the item list, a typing mistake).
+        case lines([ConsoleLine])
     }
+
+    private var renderer = ConsoleRenderer()
+    private var commands: [RequestID: Command] = [:]
+    private var requestNumber = 0
+
+    /// Creates a driver that has seen nothing yet.
+    public init() {}
 
     /// What the console was shown so far.
     public var context: ConsoleContext { renderer.context }
 
-    /// Whether the game is over (`quit` or the end of input).
-    public var isFinished: Bool { session.isFinished }
-
-    /// The opening: the game's title, the first screen and the focus.
-    public mutating func start() -> [ConsoleLine] {
-        renderer.render(session.start())
-    }
-
-    /// Carries out one typed line.
-    ///
-    /// Requests go to the session one after another; the first one refused stops the rest (an answer is
-    /// not submitted when it could not be typed).
+    /// Interprets one typed line.
     ///
     /// - Parameter line: The line, without its terminator.
-    /// - Returns: The lines to write in answer.
-    public mutating func enter(_ line: String) -> [ConsoleLine] {
+    /// - Returns: Requests for the session, or lines to write at once.
+    public mutating func interpret(_ line: String) -> Interpretation {
         switch ConsoleCommandParser.parse(line, in: renderer.context) {
         case .send(let requests):
-            var lines: [ConsoleLine] = []
-            for request in requests {
-                let events = session.handle(request)
-                lines += renderer.render(events, answering: request.command)
-                let refused = events.contains { if case .error = $0.event { true } else { false } }
-                if refused || session.isFinished { break }
+            let numbered = requests.map { request in
+                requestNumber += 1
+                var numbered = request
+                numbered.id = .int(requestNumber)
+                commands[.int(requestNumber)] = request.command
+                return numbered
             }
-            return lines
+            return .submit(.requests(numbered))
         case .help:
-            return renderer.help()
+            return .lines(renderer.help())
         case .list:
-            return renderer.listing()
+            return .lines(renderer.listing())
         case .actions:
-            return renderer.actionsListing()
+            return .lines(renderer.actionsListing())
         case .failure(let message):
-            return [ConsoleLine(message)]
+            return .lines([ConsoleLine(message)])
         }
     }
 
-    /// What time brought: a hint that unlocked, say.
-    public mutating func tick() -> [ConsoleLine] {
-        renderer.render(session.tick())
+    /// Renders the session's events: each request's answer with its command, unasked news as such.
+    ///
+    /// - Parameter events: The events, in order.
+    /// - Returns: The lines to write.
+    public mutating func render(_ events: [StampedEvent]) -> [ConsoleLine] {
+        var lines: [ConsoleLine] = []
+        var start = events.startIndex
+        while start < events.endIndex {
+            let replyTo = events[start].replyTo
+            let end = events[start...].firstIndex { $0.replyTo != replyTo } ?? events.endIndex
+            let command = replyTo.flatMap { commands[$0] }
+            lines += renderer.render(Array(events[start..<end]), answering: command)
+            if let replyTo, events[start..<end].contains(where: { $0.event == .done }) {
+                commands[replyTo] = nil
+            }
+            start = end
+        }
+        return lines
     }
 
-    /// Ends the game because the input ended.
-    public mutating func finish() -> [ConsoleLine] {
-        renderer.render(session.finish())
+    /// Carries out one typed line on `host` at once, for programs and tests that drive a console
+    /// without the event loop.
+    ///
+    /// - Parameters:
+    ///   - line: The line, without its terminator.
+    ///   - host: The game.
+    /// - Returns: The lines to write in answer.
+    public mutating func enter(_ line: String, on host: SessionHost) -> [ConsoleLine] {
+        switch interpret(line) {
+        case .submit(let input): render(host.handle(input))
+        case .lines(let lines): lines
+        }
     }
 }

@@ -1,4 +1,4 @@
-import EscapeProtocol
+public import EscapeProtocol
 public import EscapeRuntime
 
 #if canImport(Glibc)
@@ -11,11 +11,11 @@ import Darwin
 
 /// The console: typed commands in, plain lines out, for a terminal and whatever screen reader reads it.
 ///
-/// It has the pipe's shape: between commands it waits on its input with `poll`, waking up when a hint
-/// unlocks so the news is written without waiting for the next command. Typed lines go to a
-/// ``ConsoleDriver``, which parses them, asks the session and renders its events; the front end only reads,
-/// writes and waits. It never writes protocol JSON and never moves the cursor.
-public struct ConsoleFrontEnd {
+/// A thin adapter for the ``EventLoop``: it frames what is typed into lines, lets a ``ConsoleDriver``
+/// interpret them, hands the requests to the session, and writes the rendered answers — and whatever
+/// time brings, such as a hint unlocking — as plain lines. It never writes protocol JSON and never
+/// moves the cursor.
+public final class ConsoleFrontEnd: FrontEnd {
     /// How the console writes.
     public struct Options: Sendable, Hashable {
         /// Whether to colour hints, errors and verdicts with ANSI codes.
@@ -37,111 +37,97 @@ public struct ConsoleFrontEnd {
     /// The longest line read, in bytes; commands and answers are short.
     static let maximumLineLength = 4096
 
-    private let session: Session
-    private let options: Options
-    private let speaker: (any Speaker)?
     private let input: Int32
-    private let output: Int32
+    private var driver = ConsoleDriver()
+    private var writer: Writer
+    private var framer = LineFramer(maximumLineLength: ConsoleFrontEnd.maximumLineLength)
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+    private var inputEnded = false
+    private var gameOver = false
+    /// Whether the terminal went away.
+    public private(set) var isClosed = false
 
     /// Creates a console.
     ///
     /// - Parameters:
-    ///   - session: The game.
     ///   - options: Colour and prompt.
     ///   - speaker: Where to say the lines too, if anywhere.
     ///   - input: Where typed lines come from (standard input by default).
     ///   - output: Where the lines go (standard output by default).
     public init(
-        session: Session,
         options: Options = Options(),
         speaker: (any Speaker)? = nil,
         input: Int32 = 0,
         output: Int32 = 1
     ) {
-        self.session = session
-        self.options = options
-        self.speaker = speaker
         self.input = input
-        self.output = output
+        self.writer = Writer(output: FileOutput(descriptor: output), options: options, speaker: speaker)
     }
 
-    /// Plays until `quit` or the end of the input.
-    ///
-    /// - Returns: `false` when the output could not be written (the terminal went away).
-    @discardableResult
-    public func run() -> Bool {
-        var driver = ConsoleDriver(session: session)
-        var writer = Writer(output: output, options: options, speaker: speaker)
-        var framer = LineFramer(maximumLineLength: Self.maximumLineLength)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        guard writer.show(driver.start(), language: driver.context.locale), writer.prompt() else { return false }
-        while !driver.isFinished {
-            if !waitForInput() {
-                guard writer.show(driver.tick(), language: driver.context.locale), writer.prompt() else {
-                    return false
-                }
-                continue
-            }
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                break
-            }
-            if count == 0 { break }
-            for frame in framer.feed(buffer[..<count]) {
-                writer.lineEntered()
-                guard writer.show(Self.enter(frame, into: &driver), language: driver.context.locale) else {
-                    return false
-                }
-                if driver.isFinished { return true }
-                guard writer.prompt() else { return false }
-            }
+    /// What the console was shown so far.
+    public var context: ConsoleContext { driver.context }
+
+    /// Standard input, until it ends.
+    public var descriptors: [Int32] { inputEnded ? [] : [input] }
+
+    /// Reads what was typed (wraps `read`) and carries out each line.
+    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        guard !inputEnded, readable.contains(input) else { return }
+        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        if count <= 0 {
+            inputEnded = true
+            if let frame = framer.finish() { enter(frame, submit: submit) }
+            submit(.endOfInput)
+            return
         }
-        if let frame = framer.finish() {
-            writer.lineEntered()
-            guard writer.show(Self.enter(frame, into: &driver), language: driver.context.locale) else {
-                return false
-            }
+        for frame in framer.feed(buffer[..<count]) {
+            enter(frame, submit: submit)
+            flush(now: now)
         }
-        return writer.show(driver.finish(), language: driver.context.locale)
+    }
+
+    /// Renders the events as lines.
+    public func show(_ events: [StampedEvent], now: Int64) {
+        if events.contains(where: { $0.event == .bye }) { gameOver = true }
+        write(driver.render(events))
+    }
+
+    /// Writes the prompt when the game waits for the player.
+    public func flush(now: Int64) {
+        guard !isClosed, !inputEnded, !gameOver else { return }
+        if !writer.prompt() { isClosed = true }
     }
 
     /// Carries out one framed line.
-    private static func enter(_ frame: LineFramer.Frame, into driver: inout ConsoleDriver) -> [ConsoleLine] {
+    private func enter(_ frame: LineFramer.Frame, submit: (SessionInput) -> Void) {
+        writer.lineEntered()
         switch frame {
         case .tooLong(let length):
-            [ConsoleLine("That line is \(length) bytes long; commands and answers are short.", style: .error)]
+            write([ConsoleLine("That line is \(length) bytes long; commands and answers are short.", style: .error)])
         case .line(let bytes):
-            driver.enter(String(decoding: bytes, as: UTF8.self))
+            switch driver.interpret(String(decoding: bytes, as: UTF8.self)) {
+            case .submit(let input): submit(input)
+            case .lines(let lines): write(lines)
+            }
         }
     }
 
-    /// Waits until input is readable (`true`) or the next hint deadline passes (`false`).
-    private func waitForInput() -> Bool {
-        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-        while true {
-            var timeout: Int32 = -1
-            if let deadline = session.nextDeadline {
-                timeout = Int32(clamping: max(0, deadline - session.now))
-                if timeout == 0 { return false }
-            }
-            let ready = poll(&descriptor, 1, timeout)
-            if ready > 0 { return true }
-            if ready == 0 { return false }
-            if errno != EINTR { return true }
-        }
+    private func write(_ lines: [ConsoleLine]) {
+        guard !isClosed else { return }
+        if !writer.show(lines, language: driver.context.locale) { isClosed = true }
     }
 }
 
 /// Writes lines and the prompt to the output, and hands the spoken ones to the speaker.
 private struct Writer {
-    let output: Int32
+    let output: FileOutput
     let options: ConsoleFrontEnd.Options
     let speaker: (any Speaker)?
     /// Whether the prompt is on the last line, waiting for the player's Enter.
     private var prompting = false
 
-    init(output: Int32, options: ConsoleFrontEnd.Options, speaker: (any Speaker)?) {
+    init(output: FileOutput, options: ConsoleFrontEnd.Options, speaker: (any Speaker)?) {
         self.output = output
         self.options = options
         self.speaker = speaker
@@ -173,17 +159,6 @@ private struct Writer {
     }
 
     private func send(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                write(output, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
+        output.write(bytes)
     }
 }

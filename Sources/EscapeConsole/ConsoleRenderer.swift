@@ -65,7 +65,7 @@ public struct ConsoleRenderer: Sendable {
         case .bye:
             return [ConsoleLine("Goodbye.")]
         case .ended(let reason, _):
-            return reason == "escaped" ? [ConsoleLine("You escaped: the game is complete.", style: .correct)] : []
+            return reason == .escaped ? [ConsoleLine("You escaped: the game is complete.", style: .correct)] : []
         case .validActions, .snapshot:
             return []
         }
@@ -104,7 +104,7 @@ public struct ConsoleRenderer: Sendable {
         case .ended(let reason):
             switch reason {
             case .escaped: return [ConsoleLine("You escaped: the game is complete.", style: .correct)]
-            case .quit: return []
+            case .quit, .eof: return []
             }
         case .ambient:
             // A terminal plays no sounds; the chapter's heading says where the player is.

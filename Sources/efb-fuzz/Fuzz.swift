@@ -24,7 +24,7 @@ private let adventure: Adventure = {
 /// Every event must encode as one line the strict reader reads back, and every line the framer
 /// hands over must be settled by exactly one `done`.
 func play(_ input: UnsafeRawBufferPointer) {
-    let session = Session(
+    let session = SessionHost(
         adventure: adventure,
         options: EngineOptions(hintInterval: 1000, seed: 1),
         store: InMemorySaveStore(),

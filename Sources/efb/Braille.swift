@@ -1,6 +1,5 @@
 import ArgumentParser
 import EscapeBraille
-import EscapeContent
 import EscapeRuntime
 import Foundation
 
@@ -33,24 +32,16 @@ struct Braille: ParsableCommand {
 
     func run() throws {
         #if BrlAPI
-        signal(SIGPIPE, SIG_IGN)
-        let session: Session
-        do {
-            session = try game.makeSession()
-        } catch let error as ContentError {
-            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
-            throw ExitCode(65)
-        }
         let options = BrailleFrontEnd.Options(view: .init(flashMilliseconds: Int64(flashTime * 1000)))
-        let frontEnd = BrailleFrontEnd(
-            session: session,
-            connector: BrlAPIConnector(host: host, auth: auth),
-            clock: MonotonicClock(),
-            options: options,
-            log: { FileHandle.standardError.write(Data("efb braille: \($0)\n".utf8)) }
-        )
-        StopSignals.install()
-        frontEnd.run(shouldStop: { StopSignals.requested })
+        let clock = MonotonicClock()
+        try game.play(clock: clock) {
+            BrailleFrontEnd(
+                connector: BrlAPIConnector(host: host, auth: auth),
+                clock: clock,
+                options: options,
+                log: { FileHandle.standardError.write(Data("efb braille: \($0)\n".utf8)) }
+            )
+        }
         #else
         FileHandle.standardError.write(
             Data("efb braille: this efb was built without BrlAPI (the BrlAPI trait is off).\n".utf8)

@@ -49,42 +49,62 @@ struct GameOptions: ParsableArguments {
         }
     }
 
-    /// Loads the adventure and restores progress: a session ready to start.
-    func makeSession() throws -> Session {
+    /// Loads the adventure and opens the save: a game ready to start.
+    ///
+    /// - Throws: `ExitCode(65)` when the adventure cannot be played and `ExitCode(75)` when another game
+    ///   holds the save (unless `--read-only-save`), each after a plain message on standard error.
+    func makeHost() throws -> SessionHost {
         let environment = ProcessInfo.processInfo.environment
         let story: Adventure
-        if let adventure {
-            story = try AdventureLoader.load(from: URL(fileURLWithPath: adventure))
-        } else {
-            let locale = locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
-            story = try AdventureLoader.bundled(locale: locale)
+        do {
+            if let adventure {
+                story = try AdventureLoader.load(from: URL(fileURLWithPath: adventure))
+            } else {
+                let locale =
+                    locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+                story = try AdventureLoader.bundled(locale: locale)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
+            throw ExitCode(65)
         }
         let store: any SaveStore =
             memorySave
             ? InMemorySaveStore() : FileSaveStore(path: save ?? FileSaveStore.defaultPath(environment: environment))
-        if let file = store as? FileSaveStore, !readOnlySave {
-            do {
-                try file.acquire()
-            } catch .locked(let path) {
-                let message = """
-                    efb: another game is already playing with the save \(path).
-                    Finish that game first, or start this one with --read-only-save (it will not be saved) \
-                    or with --save OTHER-FILE.
+        let keeper = SaveKeeper(store: store)
+        let startup: SaveStartup
+        do {
+            startup = try keeper.open(for: story, whenLocked: readOnlySave ? .readOnly : .refuse)
+        } catch {
+            let message = """
+                efb: another game is already playing with the save (\(store.location)).
+                Finish that game first, or start this one with --read-only-save (it will not be saved) \
+                or with --save OTHER-FILE.
 
-                    """
-                FileHandle.standardError.write(Data(message.utf8))
-                throw ExitCode(75)
-            } catch {
-                // Any other failure is the session's to report, as an error event, once it starts.
-            }
+                """
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode(75)
         }
-        let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
         let options = EngineOptions(
             hintInterval: Int64(hintInterval * 1000),
             hintsAtOnce: hintsAtOnce,
             seed: seed,
             timePressure: !noTimePressure
         )
-        return Session(adventure: story, options: options, store: store, clock: gameClock)
+        let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
+        return SessionHost(adventure: story, options: options, keeper: keeper, startup: startup, clock: gameClock)
+    }
+
+    /// The one way every front end is played: the game set up, the stop signals caught, one event loop.
+    ///
+    /// - Parameters:
+    ///   - clock: The front end's clock (the loop's), when the front end keeps time of its own.
+    ///   - makeFrontEnd: The front end, made once the game is ready.
+    /// - Throws: What ``makeHost()`` throws.
+    func play(clock: any GameClock = MonotonicClock(), frontEnd makeFrontEnd: () -> any FrontEnd) throws {
+        signal(SIGPIPE, SIG_IGN)
+        let host = try makeHost()
+        StopSignals.install()
+        EventLoop(host: host, frontEnd: makeFrontEnd(), clock: clock).run()
     }
 }

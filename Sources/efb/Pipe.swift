@@ -1,5 +1,4 @@
 import ArgumentParser
-import EscapeContent
 import EscapeRuntime
 import Foundation
 
@@ -12,20 +11,12 @@ struct Pipe: ParsableCommand {
     @OptionGroup var game: GameOptions
 
     func run() throws {
-        signal(SIGPIPE, SIG_IGN)
-        let session: Session
-        do {
-            session = try game.makeSession()
-        } catch let error as ContentError {
-            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
-            throw ExitCode(65)
-        }
         if isatty(0) == 1 {
             let note =
                 #"efb pipe: type one JSON command per line, e.g. {"type":"next"} or {"type":"activate"}; "#
                 + #"{"type":"quit"} ends. The protocol is in Protocol/README.md."# + "\n"
             FileHandle.standardError.write(Data(note.utf8))
         }
-        PipeFrontEnd(session: session).run()
+        try game.play { PipeFrontEnd() }
     }
 }

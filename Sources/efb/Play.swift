@@ -1,6 +1,5 @@
 import ArgumentParser
 import EscapeConsole
-import EscapeContent
 import EscapeRuntime
 import Foundation
 
@@ -23,14 +22,6 @@ struct Play: ParsableCommand {
     var color = false
 
     func run() throws {
-        signal(SIGPIPE, SIG_IGN)
-        let session: Session
-        do {
-            session = try game.makeSession()
-        } catch let error as ContentError {
-            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
-            throw ExitCode(65)
-        }
         var speaker: SpeechDispatcher?
         if speech {
             if let executable = SpeechDispatcher.locate() {
@@ -42,6 +33,6 @@ struct Play: ParsableCommand {
             }
         }
         let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1)
-        ConsoleFrontEnd(session: session, options: options, speaker: speaker).run()
+        try game.play { ConsoleFrontEnd(options: options, speaker: speaker) }
     }
 }

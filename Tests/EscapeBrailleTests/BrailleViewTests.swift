@@ -9,7 +9,7 @@ import Testing
 
 /// A view fed by a real session, as the front end feeds it, with time under the test's control.
 struct ViewHarness {
-    let session: Session
+    let session: SessionHost
     var view: BrailleView
     var now: Int64 = 0
     private var requests = 0
@@ -26,7 +26,7 @@ struct ViewHarness {
                 current: adventure.chapters[chapter - 1].levels[0].id
             )
         }
-        session = Session(
+        session = SessionHost(
             adventure: adventure,
             options: EngineOptions(hintInterval: 30_000, seed: 1),
             store: InMemorySaveStore(save),

@@ -73,8 +73,8 @@ final class SteppingClock: GameClock {
 }
 
 @Suite struct BrailleFrontEndTests {
-    private func session() throws -> Session {
-        Session(
+    private func session() throws -> SessionHost {
+        SessionHost(
             adventure: try AdventureLoader.bundled(locale: "en"),
             options: EngineOptions(seed: 1),
             store: InMemorySaveStore(),
@@ -92,10 +92,11 @@ final class SteppingClock: GameClock {
     /// Runs the front end until `done` holds (or 2000 turns pass).
     private func run(
         _ frontEnd: BrailleFrontEnd,
+        on host: SessionHost,
         until done: @escaping () -> Bool
     ) {
         var turns = 0
-        frontEnd.run {
+        frontEnd.run(host: host) {
             turns += 1
             return done() || turns > 2000
         }
@@ -105,14 +106,14 @@ final class SteppingClock: GameClock {
         let display = FakeDisplay()
         let connector = FakeConnector(displays: [display], refusals: 3)
         var logged: [String] = []
+        let host = try session()
         let frontEnd = BrailleFrontEnd(
-            session: try session(),
             connector: connector,
             clock: SteppingClock(),
             options: fast,
             log: { logged.append($0) }
         )
-        run(frontEnd) { !display.frames.isEmpty }
+        run(frontEnd, on: host) { !display.frames.isEmpty }
         #expect(connector.attempts == 4)
         #expect(logged.filter { $0.contains("Waiting for BRLTTY") }.count == 1)
         #expect(logged.contains { $0.contains("Connected to BRLTTY (40 cells)") })
@@ -122,14 +123,14 @@ final class SteppingClock: GameClock {
     @Test func namesItsKeysToTheEngine() throws {
         let display = FakeDisplay()
         let session = try session()
+        let host = session
         let frontEnd = BrailleFrontEnd(
-            session: session,
             connector: FakeConnector(displays: [display]),
             clock: SteppingClock(),
             options: fast,
             log: { _ in }
         )
-        run(frontEnd) { !display.frames.isEmpty }
+        run(frontEnd, on: host) { !display.frames.isEmpty }
         #expect(session.engine.keyNames["next"] == "LNDN / down arrow")
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
     }
@@ -137,14 +138,14 @@ final class SteppingClock: GameClock {
     @Test func keysWaitingTogetherMakeOneWrite() throws {
         let display = FakeDisplay()
         display.keys = [.command(.bottom), .route(cell: 1)]
+        let host = try session()
         let frontEnd = BrailleFrontEnd(
-            session: try session(),
             connector: FakeConnector(displays: [display]),
             clock: SteppingClock(),
             options: fast,
             log: { _ in }
         )
-        run(frontEnd) { display.keys.isEmpty && display.text.hasPrefix("How to play") }
+        run(frontEnd, on: host) { display.keys.isEmpty && display.text.hasPrefix("How to play") }
         // The opening, then both keys and all their events (focus; screen, focus, sound) in one write.
         #expect(display.frames.map(\.text).map { $0.prefix(16) } == ["Darkness hdr 1/3", "How to play hdr "])
     }
@@ -155,15 +156,15 @@ final class SteppingClock: GameClock {
         first.keys = [.command(.lineDown)]
         let session = try session()
         var logged: [String] = []
+        let host = session
         let frontEnd = BrailleFrontEnd(
-            session: session,
             connector: FakeConnector(displays: [first, second]),
             clock: SteppingClock(),
             options: fast,
             log: { logged.append($0) }
         )
         var lost = false
-        run(frontEnd) {
+        run(frontEnd, on: host) {
             if !lost && first.text.hasPrefix("You wake") {
                 first.failure = .disconnected("end of file")
                 lost = true
@@ -176,7 +177,7 @@ final class SteppingClock: GameClock {
         #expect(second.text == "Welcome back.")
         #expect(session.engine.focus.element.id == "text")
         second.keys = [.route(cell: 2)]
-        run(frontEnd) { second.text.hasPrefix("You wake on cold") }
+        run(frontEnd, on: host) { second.text.hasPrefix("You wake on cold") }
         #expect(second.text == "You wake on cold")
     }
 
@@ -185,30 +186,30 @@ final class SteppingClock: GameClock {
         first.keys = [.command(.offline)]
         let second = FakeDisplay()
         var logged: [String] = []
+        let host = try session()
         let frontEnd = BrailleFrontEnd(
-            session: try session(),
             connector: FakeConnector(displays: [first, second]),
             clock: SteppingClock(),
             options: fast,
             log: { logged.append($0) }
         )
-        run(frontEnd) { !second.frames.isEmpty }
+        run(frontEnd, on: host) { !second.frames.isEmpty }
         #expect(logged.contains { $0.contains("the display went offline") })
         #expect(second.text.hasPrefix("Welcome back."))
     }
 
     @Test func followsAChangeOfDisplaySize() throws {
         let display = FakeDisplay()
+        let host = try session()
         let frontEnd = BrailleFrontEnd(
-            session: try session(),
             connector: FakeConnector(displays: [display]),
             clock: SteppingClock(),
             options: fast,
             log: { _ in }
         )
-        run(frontEnd) { !display.frames.isEmpty }
+        run(frontEnd, on: host) { !display.frames.isEmpty }
         display.reportedSize = DisplaySize(columns: 12, rows: 2)
-        run(frontEnd) { display.frames.last?.cells.count == 24 }
+        run(frontEnd, on: host) { display.frames.last?.cells.count == 24 }
         #expect(display.frames.last?.text == "Darkness hdr1/3         ")
     }
 }

@@ -1,4 +1,5 @@
 import EscapeConsole
+import EscapeRuntime
 import Foundation
 import Testing
 
@@ -40,13 +41,12 @@ struct ConsoleFrontEndTests {
         try #require(output >= 0)
         defer { try? FileManager.default.removeItem(at: file) }
         let frontEnd = ConsoleFrontEnd(
-            session: Support.session(),
             options: options,
             speaker: speaker,
             input: descriptors[0],
             output: output
         )
-        #expect(frontEnd.run())
+        #expect(EventLoop(host: Support.session(), frontEnd: frontEnd).run() == .finished)
         close(descriptors[0])
         close(output)
         return try String(contentsOf: file, encoding: .utf8)

@@ -6,7 +6,7 @@ import Testing
 /// What the player reads, step by step, on real sessions.
 struct ConsoleRendererTests {
     @Test func theOpeningNamesTheGameAndListsTheFirstScreen() {
-        var driver = ConsoleDriver(session: Support.session())
+        var driver = SteppedConsole(host: Support.session())
         let lines = driver.start()
         #expect(
             lines.map(\.text) == [

@@ -18,14 +18,14 @@ enum Support {
 
     /// A session as `efb play --seed 1 --clock virtual --memory-save` makes it, on `level` when one is named
     /// (every level before it solved), or at the very start.
-    static func session(at level: String? = nil, seed: UInt64 = 1) -> Session {
+    static func session(at level: String? = nil, seed: UInt64 = 1) -> SessionHost {
         var store = InMemorySaveStore()
         if let level {
             let ids = adventure.chapters.flatMap(\.levels).map(\.id)
             let solved = Array(ids.prefix { $0 != level })
             store = InMemorySaveStore(SaveData(adventureID: adventure.id, completed: solved, current: level))
         }
-        return Session(
+        return SessionHost(
             adventure: adventure,
             options: EngineOptions(hintInterval: 30_000, seed: seed),
             store: store,
@@ -37,8 +37,8 @@ enum Support {
     ///
     /// A save on the very first level starts with the introduction, so that level is reached by skipping
     /// it and beginning the chapter.
-    static func console(at level: String? = nil) -> (driver: ConsoleDriver, opening: [String]) {
-        var driver = ConsoleDriver(session: session(at: level))
+    static func console(at level: String? = nil) -> (driver: SteppedConsole, opening: [String]) {
+        var driver = SteppedConsole(host: session(at: level))
         var opening = driver.start().map(\.text)
         if level == adventure.chapters[0].levels[0].id {
             opening = driver.enter("esc").map(\.text) + driver.enter("magic").map(\.text)
@@ -139,4 +139,21 @@ extension Pipe {
         thread.start()
         return drained
     }
+}
+
+/// A console driven a line at a time, without the event loop: what the loop does for each typed line.
+struct SteppedConsole {
+    let host: SessionHost
+    private(set) var driver = ConsoleDriver()
+
+    init(host: SessionHost) {
+        self.host = host
+    }
+
+    var context: ConsoleContext { driver.context }
+    var isFinished: Bool { host.isFinished }
+
+    mutating func start() -> [ConsoleLine] { driver.render(host.start()) }
+    mutating func enter(_ line: String) -> [ConsoleLine] { driver.enter(line, on: host) }
+    mutating func finish() -> [ConsoleLine] { driver.render(host.finish()) }
 }

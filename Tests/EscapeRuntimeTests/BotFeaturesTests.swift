@@ -196,6 +196,6 @@ import Testing
     @Test func endedSaysHowAndWhetherTheGameWasCutShort() {
         let session = Support.session()
         _ = session.start()
-        #expect(session.finish().first?.event == .ended(reason: "eof", cutShort: true))
+        #expect(session.finish().first?.event == .ended(reason: .eof, cutShort: true))
     }
 }

@@ -30,22 +30,6 @@ struct EndToEndTests {
         }
     }
 
-    @Test func aRealClockAnnouncesAHintWithoutBeingAsked() throws {
-        let input = Array(
-            """
-            {"type":"escape"}
-            {"type":"activate","element":"begin"}
-            {"type":"wait","ms":400}
-            {"type":"quit"}
-
-            """.utf8
-        )
-        let result = try Support.run(["pipe", "--memory-save", "--hint-interval", "0.2"], input: input)
-        let events = try Support.events(result.stdout)
-        let hint = events.first { $0["type"] == "announce" && $0["category"] == "hint" }
-        #expect(hint != nil)
-    }
-
     @Test func validateReportsEveryProblemWithItsPath() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-validate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -105,7 +105,7 @@ struct SessionSaveTests {
         let session = Support.session()
         _ = session.start()
         let events = session.handle(Request(id: .string("q"), command: .quit))
-        #expect(events.map(\.event) == [.ended(reason: "quit", cutShort: true), .done, .bye])
+        #expect(events.map(\.event) == [.ended(reason: .quit, cutShort: true), .done, .bye])
         #expect(session.isFinished)
         #expect(session.handle(Request(command: .ping)).isEmpty)
     }

@@ -18,7 +18,7 @@ import Testing
     }()
 
     private struct Player {
-        let session: Session
+        let session: SessionHost
         var output: [UInt8] = []
         var sent = 0
         var input: [UInt8] = []
@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: files)
     func everyLevelIsSolvableWithTheContentsAnswers(file: String) throws {
         let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
-        let session = Session(
+        let session = SessionHost(
             adventure: adventure,
             options: EngineOptions(seed: 7),
             store: InMemorySaveStore(),

@@ -23,8 +23,8 @@ enum Support {
     }()
 
     /// A session as `efb pipe --seed 1 --clock virtual --memory-save` makes it.
-    static func session(store: any SaveStore = InMemorySaveStore(), seed: UInt64 = 1) -> Session {
-        Session(
+    static func session(store: any SaveStore = InMemorySaveStore(), seed: UInt64 = 1) -> SessionHost {
+        SessionHost(
             adventure: adventure,
             options: EngineOptions(hintInterval: 30_000, seed: seed),
             store: store,
@@ -33,7 +33,7 @@ enum Support {
     }
 
     /// Feeds `input` to a session through a framer, as the pipe does, and returns every line it writes.
-    static func transcript(of input: [UInt8], session: Session = session()) -> [UInt8] {
+    static func transcript(of input: [UInt8], session: SessionHost = session()) -> [UInt8] {
         var output: [UInt8] = []
         var framer = LineFramer()
         for event in session.start() { EventEncoder.encode(event, into: &output) }

@@ -19,13 +19,13 @@ import Testing
     }()
 
     /// A session on the example's last level, the timed lock of two wheels.
-    private func atTheWheels(timePressure: Bool = true) -> (Session, [StampedEvent]) {
+    private func atTheWheels(timePressure: Bool = true) -> (SessionHost, [StampedEvent]) {
         let save = SaveData(
             adventureID: Self.adventure.id,
             completed: ["room-latch", "room-word", "room-dial", "room-shelf"],
             current: "room-wheels"
         )
-        let session = Session(
+        let session = SessionHost(
             adventure: Self.adventure,
             options: EngineOptions(hintInterval: 30_000, seed: 1, timePressure: timePressure),
             store: InMemorySaveStore(save),
@@ -34,7 +34,7 @@ import Testing
         return (session, session.start())
     }
 
-    private func send(_ session: Session, _ text: String) -> [StampedEvent] {
+    private func send(_ session: SessionHost, _ text: String) -> [StampedEvent] {
         session.handle(.line(Array(text.utf8)))
     }
 
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func aChapterWithAnAmbienceAnnouncesItOnce() {
-        let session = Session(
+        let session = SessionHost(
             adventure: Self.adventure,
             options: EngineOptions(seed: 1),
             store: InMemorySaveStore(),

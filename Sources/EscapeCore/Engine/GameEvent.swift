@@ -129,8 +129,10 @@ public struct ProgressSummary: Sendable, Hashable {
 public enum EndReason: String, Sendable, Hashable, CaseIterable {
     /// The player solved the last level.
     case escaped
-    /// The front end asked to quit.
+    /// The front end asked to quit, or the process was asked to stop (SIGINT, SIGTERM).
     case quit
+    /// The front end's input ended.
+    case eof
 }
 
 /// What the game tells its front end, in order.

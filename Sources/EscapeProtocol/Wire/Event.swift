@@ -48,7 +48,7 @@ public enum Event: Sendable, Hashable {
     /// The session is over; nothing follows.
     case bye
     /// How the game ended (`escaped`, `quit`, `eof`) and whether it was cut short of the end screen.
-    case ended(reason: String, cutShort: Bool)
+    case ended(reason: EndReason, cutShort: Bool)
     /// What can be done now, each aimed at its element.
     case validActions(screen: String, actions: [ValidAction])
     /// The whole state as an opaque blob, for `restore`.

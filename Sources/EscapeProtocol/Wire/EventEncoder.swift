@@ -57,7 +57,7 @@ public enum EventEncoder {
         case .bye:
             return ["type": "bye"]
         case .ended(let reason, let cutShort):
-            return ["type": "ended", "reason": .string(reason), "cutShort": .bool(cutShort)]
+            return ["type": "ended", "reason": .string(reason.rawValue), "cutShort": .bool(cutShort)]
         case .validActions(let screen, let actions):
             return [
                 "type": "validActions",

@@ -1,0 +1,123 @@
+public import EscapeCore
+public import EscapeProtocol
+public import EscapeSaves
+
+/// A session with its clock and its save: inputs in, events out, in the caller's own thread.
+///
+/// The host carries out what the ``Session`` asks — it writes progress through a ``SaveKeeper`` and
+/// gives every input the clock's time — and hands back the events to send. The ``EventLoop`` drives
+/// one for every front end; tests and programs that embed the engine call it directly.
+///
+/// It is not thread-safe; one owner calls it.
+public final class SessionHost {
+    /// The state machine.
+    public private(set) var session: Session
+    /// The save policy and the store.
+    public let keeper: SaveKeeper
+    private let clock: any GameClock
+    /// When the session asked to be woken, on the clock's scale.
+    public private(set) var nextDeadline: Int64?
+
+    /// Creates a host from what ``SaveKeeper/open(for:whenLocked:)`` found.
+    ///
+    /// - Parameters:
+    ///   - adventure: The validated adventure.
+    ///   - options: Hint timing, the seed and time pressure.
+    ///   - keeper: The save, already opened.
+    ///   - startup: What opening the save found.
+    ///   - clock: The time source; a ``VirtualClock`` makes the session keep its own time.
+    public init(
+        adventure: Adventure,
+        options: EngineOptions,
+        keeper: SaveKeeper,
+        startup: SaveStartup,
+        clock: any GameClock
+    ) {
+        self.keeper = keeper
+        self.clock = clock
+        let now = clock.now()
+        session = Session(
+            adventure: adventure,
+            options: options,
+            startup: startup,
+            clock: clock.isVirtual ? .virtual(start: now) : .real,
+            now: now
+        )
+    }
+
+    /// Creates a host, opening the save and playing read-only when another game holds it.
+    ///
+    /// - Parameters:
+    ///   - adventure: The validated adventure.
+    ///   - options: Hint timing, the seed and time pressure.
+    ///   - store: Where progress is kept.
+    ///   - clock: The time source; a ``VirtualClock`` makes the session keep its own time.
+    public convenience init(adventure: Adventure, options: EngineOptions, store: any SaveStore, clock: any GameClock) {
+        let keeper = SaveKeeper(store: store)
+        let startup: SaveStartup
+        do {
+            startup = try keeper.open(for: adventure, whenLocked: .readOnly)
+        } catch {
+            preconditionFailure("a keeper that plays read-only when locked never refuses")
+        }
+        self.init(adventure: adventure, options: options, keeper: keeper, startup: startup, clock: clock)
+    }
+
+    /// The game.
+    public var engine: Engine { session.engine }
+    /// What the client said in `hello`, if it did.
+    public var client: ClientHello? { session.client }
+    /// Whether the opening was sent.
+    public var hasStarted: Bool { session.hasStarted }
+    /// Whether the session has ended; nothing more is accepted.
+    public var isFinished: Bool { session.isFinished }
+    /// The clock's time.
+    public var now: Int64 { clock.now() }
+
+    /// The opening: `hello`, any save problem, the screen, the focus and the progress.
+    public func start() -> [StampedEvent] { handle(.start) }
+
+    /// Handles one framed line: its events, ending with `done`; none for a blank line or while a
+    /// real-clock `wait` is pending (the line is answered after it).
+    public func handle(_ frame: LineFramer.Frame) -> [StampedEvent] { handle(.frame(frame)) }
+
+    /// Carries out one request: its events, ending with `done` (and `bye` after `quit`).
+    public func handle(_ request: Request) -> [StampedEvent] { handle(.request(request)) }
+
+    /// What time brought: hints that unlocked, time announcements, the end of a pending `wait`.
+    public func tick() -> [StampedEvent] { handle(.time) }
+
+    /// Ends the session because its input ended: a pending `wait` is cut short, then `ended` and `bye`.
+    public func finish() -> [StampedEvent] { handle(.endOfInput) }
+
+    /// Ends the session because the process was asked to stop: `ended` (quit) and `bye`.
+    public func stop() -> [StampedEvent] { handle(.stop) }
+
+    /// Hands the session one input and carries out its actions.
+    ///
+    /// - Parameter input: What happened.
+    /// - Returns: The events to send, in order.
+    public func handle(_ input: SessionInput) -> [StampedEvent] {
+        var events: [StampedEvent] = []
+        var pending = [input]
+        while !pending.isEmpty {
+            let actions = session.handle(pending.removeFirst(), now: clock.now())
+            for action in actions {
+                switch action {
+                case .send(let sent):
+                    events += sent
+                case .save(let data):
+                    // A failure is reported once the actions in hand are carried out, so events stay in order.
+                    if let error = keeper.save(data) {
+                        pending.append(.saveFailed(location: keeper.store.location, error: error))
+                    }
+                case .wake(let deadline):
+                    nextDeadline = deadline
+                case .finish:
+                    nextDeadline = nil
+                }
+            }
+        }
+        return events
+    }
+}

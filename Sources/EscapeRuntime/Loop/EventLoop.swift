@@ -1,0 +1,106 @@
+import EscapeProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The one runtime loop: it waits for a front end's input and the session's deadlines, hands what
+/// happens to the session, and carries out what the session asks, for every front end.
+///
+/// Each turn it writes out what was shown, then waits with `poll` on the front end's descriptors and
+/// the stop signals' self-pipe, for at most the time to the nearest deadline (the session's: a hint,
+/// a time announcement, the end of a real-clock `wait`; the front end's: a message timing out, a
+/// reconnection). SIGINT or SIGTERM ends the game with `ended` and `bye`; the end of the input ends it
+/// with a pending `wait` cut short; a closed output ends the loop at once.
+///
+/// This is the only place in the program that calls `poll`.
+public struct EventLoop {
+    /// How a run ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The session finished (`quit`, the end of input, or a stop signal once the game had started).
+        case finished
+        /// The output went away (EPIPE): nothing more could be shown.
+        case outputClosed
+        /// Stopped by a signal before the game started (while waiting for the front end).
+        case stoppedBeforeStart
+        /// `pauseWhen` said so; the session is left as it is, and another run goes on with it.
+        case paused
+    }
+
+    private let host: SessionHost
+    private let frontEnd: any FrontEnd
+    private let clock: any GameClock
+    private let pauseWhen: () -> Bool
+
+    /// Creates a loop.
+    ///
+    /// - Parameters:
+    ///   - host: The session, its clock and its save.
+    ///   - frontEnd: The front end to drive.
+    ///   - clock: The front end's clock, for its own deadlines (a ``MonotonicClock``).
+    ///   - pauseWhen: Asked every turn: `true` ends the run and leaves the session as it is, for
+    ///     another run to go on with (tests step a front end this way).
+    public init(
+        host: SessionHost,
+        frontEnd: any FrontEnd,
+        clock: any GameClock = MonotonicClock(),
+        pauseWhen: @escaping () -> Bool = { false }
+    ) {
+        self.host = host
+        self.frontEnd = frontEnd
+        self.clock = clock
+        self.pauseWhen = pauseWhen
+    }
+
+    /// Runs until the session finishes, the output closes, or a stop comes before the game started.
+    @discardableResult
+    public func run() -> Outcome {
+        let submit: (SessionInput) -> Void = { input in
+            guard !host.isFinished else { return }
+            frontEnd.show(host.handle(input), now: clock.now())
+        }
+        while true {
+            if StopSignals.requested {
+                guard host.hasStarted else { return .stoppedBeforeStart }
+                submit(.stop)
+            }
+            if !host.hasStarted && frontEnd.isReady {
+                submit(.start)
+                for input in frontEnd.opening() { submit(input) }
+            }
+            let started = host.hasStarted
+            if started, let deadline = host.nextDeadline, host.now >= deadline { submit(.time) }
+            frontEnd.flush(now: clock.now())
+            if frontEnd.isClosed { return .outputClosed }
+            if host.isFinished { return .finished }
+            if pauseWhen() { return .paused }
+            let readable = wait(started: started)
+            frontEnd.service(readable: readable, now: clock.now(), submit: submit)
+        }
+    }
+
+    /// Waits for input, a signal or the nearest deadline; returns the descriptors that have input.
+    private func wait(started: Bool) -> Set<Int32> {
+        var timeouts: [Int64] = []
+        if started, let deadline = host.nextDeadline { timeouts.append(deadline - host.now) }
+        if let deadline = frontEnd.deadline { timeouts.append(deadline - clock.now()) }
+        let timeout = timeouts.min().map { Int32(clamping: max(0, $0)) } ?? -1
+        var entries = frontEnd.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if StopSignals.descriptor >= 0 {
+            entries.append(pollfd(fd: StopSignals.descriptor, events: Int16(POLLIN), revents: 0))
+        }
+        let ready = poll(&entries, nfds_t(entries.count), timeout)
+        guard ready > 0 else { return [] }  // a timeout, or EINTR: the next turn looks again
+        var readable: Set<Int32> = []
+        for entry in entries where entry.revents != 0 {
+            if entry.fd == StopSignals.descriptor {
+                StopSignals.drain()
+            } else {
+                readable.insert(entry.fd)
+            }
+        }
+        return readable
+    }
+}

@@ -1,0 +1,45 @@
+public import EscapeProtocol
+
+/// A way of playing that the ``EventLoop`` drives: it reads what the player does and shows the game.
+///
+/// A front end is a thin adapter: bytes or keys in, rendering out. It never blocks and never sleeps;
+/// the loop waits for it on its ``descriptors`` and its ``deadline``, and hands what it submits to
+/// the session. It does not cross threads.
+public protocol FrontEnd: AnyObject {
+    /// The file descriptors whose input wakes the loop (standard input, a display's socket).
+    var descriptors: [Int32] { get }
+    /// When the front end next wants ``service(readable:now:submit:)`` with nothing to read, on the
+    /// loop's clock (a message timing out, a reconnection); `nil` for never.
+    var deadline: Int64? { get }
+    /// Whether the game may start: the loop starts the session once it is (a Braille display is
+    /// connected).
+    var isReady: Bool { get }
+    /// Whether the output went away (a closed pipe): the loop then ends.
+    var isClosed: Bool { get }
+    /// What the front end says right after the session's opening (its `hello`, say).
+    func opening() -> [SessionInput]
+    /// Reads what is ready and does what is due, submitting what the player did.
+    ///
+    /// `submit` hands one input to the session at once: its events reach ``show(_:now:)`` before
+    /// `submit` returns, so the next key is read against what the player now has.
+    ///
+    /// - Parameters:
+    ///   - readable: Which of the ``descriptors`` have input (or hung up).
+    ///   - now: The loop's clock.
+    ///   - submit: Hands an input to the session.
+    func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void)
+    /// Takes the session's events: renders or queues them. Nothing needs to reach the output before
+    /// ``flush(now:)``.
+    func show(_ events: [StampedEvent], now: Int64)
+    /// Writes out everything shown since the last flush; the loop calls it before it waits.
+    func flush(now: Int64)
+}
+
+extension FrontEnd {
+    /// No deadline of its own.
+    public var deadline: Int64? { nil }
+    /// Ready from the start.
+    public var isReady: Bool { true }
+    /// Says nothing of its own after the opening.
+    public func opening() -> [SessionInput] { [] }
+}

@@ -1,0 +1,107 @@
+public import EscapeCore
+import EscapeProtocol
+public import EscapeSaves
+
+/// The save policy, in one place: what a game starts from, and writing progress as the session asks.
+///
+/// At the start it takes the save's lock, reads the save and decides what the session may do with it:
+/// - another game holds the lock: refuse to start, or (when asked) play from the save read-only;
+/// - a save from a newer engine, or one that cannot be read: play a new game and never write over it;
+/// - a damaged save: keep it aside (`PATH.unreadable-N`) and start fresh — but never while another
+///   game holds the lock, since the file is then that game's.
+public final class SaveKeeper {
+    /// What to do when another game holds the save.
+    public enum WhenLocked: Sendable, Hashable {
+        /// Do not start: ``open(for:whenLocked:)`` throws ``SaveError/locked(path:)``.
+        case refuse
+        /// Start from the save, read-only, and say so with a `save_locked` error.
+        case readOnly
+    }
+
+    /// Where progress is kept.
+    public let store: any SaveStore
+
+    /// Creates a keeper for `store`; nothing is read or written yet.
+    public init(store: any SaveStore) {
+        self.store = store
+    }
+
+    /// Takes the save and reads it.
+    ///
+    /// - Parameters:
+    ///   - adventure: The adventure to be played; a save of another adventure is ignored.
+    ///   - whenLocked: What to do when another game holds the save.
+    /// - Returns: The progress to start from, whether it may be written, and what to tell the player.
+    /// - Throws: ``SaveError/locked(path:)`` when another game holds the save and `whenLocked` is `.refuse`.
+    public func open(for adventure: Adventure, whenLocked: WhenLocked) throws(SaveError) -> SaveStartup {
+        var startup = SaveStartup()
+        var locked = false
+        do {
+            try store.acquire()
+        } catch .locked(let path) {
+            guard whenLocked == .readOnly else { throw .locked(path: path) }
+            locked = true
+            startup.writable = false
+            startup.problems.append(
+                ProtocolError(
+                    .saveLocked,
+                    "another game is playing with the save (\(store.location)); this game starts from that save "
+                        + "but runs read-only: its progress will not be saved"
+                )
+            )
+        } catch {
+            // The lock file cannot be made; reading the save below reports what is wrong with the place.
+        }
+        do {
+            if let data = try store.load(), data.adventureID == adventure.id {
+                startup.progress = data.progress(in: adventure)
+            }
+        } catch .newerFormat(let format) {
+            startup.writable = false
+            startup.problems.append(
+                ProtocolError(
+                    .saveUnreadable,
+                    "the save (\(store.location)) has format \(format), from a newer version of the game; "
+                        + "it is left untouched and this game will not be saved"
+                )
+            )
+        } catch .system(let operation, let path, let code) {
+            // Unreadable but maybe intact: never overwrite what the player may have earned.
+            startup.writable = false
+            let reason = SaveError.system(operation: operation, path: path, errno: code)
+            startup.problems.append(
+                ProtocolError(
+                    .saveUnreadable,
+                    "the save (\(store.location)) could not be read: \(reason); a new game starts and will not be saved"
+                )
+            )
+        } catch {
+            var message = "the save (\(store.location)) could not be read: \(error); a new game starts"
+            if locked {
+                message += "; the file is left untouched, since another game holds it"
+            } else {
+                do {
+                    if let aside = try store.moveAside() { message += " and the old file was kept as \(aside)" }
+                } catch {
+                    message += "; it could not be moved aside (\(error)), so saving is off"
+                    startup.writable = false
+                }
+            }
+            startup.problems.append(ProtocolError(.saveUnreadable, message))
+        }
+        return startup
+    }
+
+    /// Writes progress.
+    ///
+    /// - Parameter data: What to write.
+    /// - Returns: Why it could not be written, or `nil` when it was.
+    public func save(_ data: SaveData) -> SaveError? {
+        do {
+            try store.save(data)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,490 @@
+public import EscapeCore
+public import EscapeProtocol
+import EscapeSaves
+
+/// One game behind the protocol, as a state machine: inputs in, actions out.
+///
+/// Every front end drives a session through its owner (the ``EventLoop``, or a ``SessionHost`` in
+/// tests and embedders): the pipe feeds it framed lines, the Braille and console front ends feed it
+/// commands they made. The session answers each ``SessionInput`` with ``SessionAction``s — events to
+/// send, progress to save, when to wake it, that it is over — and does no I/O, no sleeping and no clock
+/// reading of its own: the time comes with every input.
+///
+/// On the real clock a `wait` is a deadline, not a sleep: the session asks to be woken when it
+/// passes, and keeps the lines that arrive meanwhile to carry them out, in order, once it has
+/// answered the `wait`. The end of the input or a stop cuts a pending `wait` short.
+public struct Session: Sendable {
+    /// The engine's version, reported in `hello`.
+    public static let engineVersion = "0.1.0"
+
+    /// The game.
+    public private(set) var engine: Engine
+    /// What the client said in `hello`, if it did.
+    public private(set) var client: ClientHello?
+    /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
+    public private(set) var isFinished = false
+
+    private var sequence = 0
+    private var clock: Clock
+    private var writable: Bool
+    private var savedProgress: EscapeCore.Progress?
+    private var startupProblems: [ProtocolError]
+    private var started = false
+    /// A real-clock `wait` being waited out, and the commands of its batch after it.
+    private var pendingWait: PendingWait?
+    /// Inputs that arrived during a pending `wait`, in order.
+    private var queue: [SessionInput] = []
+    /// What the input being handled asks for, in order.
+    private var outbox: [SessionAction] = []
+    /// Whether the request being handled sent a focus (valid actions follow it) or an error.
+    private var turn = Turn()
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - adventure: The validated adventure.
+    ///   - options: Hint timing, the seed and time pressure.
+    ///   - startup: The progress found in the save and whether it may be written (see ``SaveKeeper``).
+    ///   - clock: Virtual (time moves with `wait`) or real (time comes with every input).
+    ///   - now: The time as the session is made, on the real clock.
+    public init(
+        adventure: Adventure,
+        options: EngineOptions,
+        startup: SaveStartup = .fresh,
+        clock: SessionClock,
+        now: Int64 = 0
+    ) {
+        switch clock {
+        case .virtual(let start): self.clock = .virtual(start)
+        case .real: self.clock = .real(now)
+        }
+        writable = startup.writable
+        startupProblems = startup.problems
+        savedProgress = startup.progress
+        engine = Engine(
+            adventure: adventure,
+            options: options,
+            progress: startup.progress ?? .fresh,
+            now: self.clock.time
+        )
+    }
+
+    /// Whether the opening was sent.
+    public var hasStarted: Bool { started }
+
+    /// Whether time moves only with `wait`.
+    public var isVirtual: Bool {
+        if case .virtual = clock { true } else { false }
+    }
+
+    /// When the session next wants ``SessionInput/time``.
+    ///
+    /// The end of a pending `wait`, or on the real clock the next hint or time announcement; `nil` on a
+    /// virtual clock with nothing pending.
+    public var nextDeadline: Int64? {
+        guard !isFinished else { return nil }
+        if let pendingWait { return pendingWait.until }
+        if case .real = clock { return engine.nextDeadline }
+        return nil
+    }
+
+    /// Handles one input.
+    ///
+    /// - Parameters:
+    ///   - input: What happened.
+    ///   - now: The time on the real clock, in milliseconds (ignored on a virtual clock).
+    /// - Returns: What to do, in order; the last action is always ``SessionAction/wake(at:)`` or
+    ///   ``SessionAction/finish``.
+    public mutating func handle(_ input: SessionInput, now: Int64) -> [SessionAction] {
+        guard !isFinished else { return [] }
+        clock.observe(now)
+        if !started, input != .start { open() }
+        process(input)
+        drain()
+        var actions = outbox
+        outbox = []
+        actions.append(isFinished ? .finish : .wake(at: nextDeadline))
+        return actions
+    }
+
+    // MARK: - Inputs
+
+    private mutating func process(_ input: SessionInput) {
+        switch input {
+        case .start:
+            open()
+        case .time:
+            if let pendingWait, clock.time >= pendingWait.until { resumeAfterWait() }
+            tick()
+        case .frame, .request, .requests:
+            if pendingWait != nil {
+                queue.append(input)
+            } else {
+                carryOut(input)
+            }
+        case .saveFailed(let location, let error):
+            savedProgress = nil
+            let message = "progress could not be saved (\(location)): \(error); the game goes on"
+            emit(.error(ProtocolError(.saveFailed, message)), replyTo: nil)
+            emit(progressEvent, replyTo: nil)
+        case .endOfInput:
+            // Nothing more will come: a pending wait ends now, and what arrived during it is answered.
+            while pendingWait != nil {
+                resumeAfterWait()
+                drain()
+            }
+            end(.eof, replyTo: nil)
+        case .stop:
+            if pendingWait != nil { resumeAfterWait() }
+            queue = []
+            end(.quit, replyTo: nil)
+        }
+    }
+
+    /// Carries out what arrived while no `wait` was pending.
+    private mutating func carryOut(_ input: SessionInput) {
+        switch input {
+        case .frame(let frame):
+            handle(frame)
+        case .request(let request):
+            handle(request)
+        case .requests(let requests):
+            for (index, request) in requests.enumerated() {
+                handle(request)
+                if isFinished || turn.refused { return }
+                if pendingWait != nil {
+                    let rest = Array(requests[(index + 1)...])
+                    if !rest.isEmpty { queue.insert(.requests(rest), at: 0) }
+                    return
+                }
+            }
+        case .start, .time, .saveFailed, .endOfInput, .stop:
+            process(input)
+        }
+    }
+
+    /// Carries out what was kept during a `wait`, until another `wait` is pending.
+    private mutating func drain() {
+        while pendingWait == nil, !isFinished, !queue.isEmpty {
+            carryOut(queue.removeFirst())
+        }
+    }
+
+    /// The session's opening: `hello`, any save problem, the screen, the focus and the progress.
+    private mutating func open() {
+        guard !started else { return }
+        started = true
+        emit(.hello(serverHello), replyTo: nil)
+        for problem in startupProblems { emit(.error(problem), replyTo: nil) }
+        perform(engine.opening(), replyTo: nil)
+        emit(progressEvent, replyTo: nil)
+    }
+
+    /// Lets the clock's time reach the engine: announces hints that unlocked meanwhile.
+    private mutating func tick() {
+        perform(engine.advanceTime(to: clock.time), replyTo: nil)
+    }
+
+    private mutating func handle(_ frame: LineFramer.Frame) {
+        switch frame {
+        case .tooLong(let length):
+            let error = ProtocolError(
+                .lineTooLong,
+                "the line is \(length) bytes long; the limit is \(LineFramer.defaultMaximumLineLength)"
+            )
+            emit(.error(error), replyTo: nil)
+            emit(.done, replyTo: nil)
+        case .line(let bytes):
+            switch CommandDecoder.decode(bytes) {
+            case .blank:
+                break
+            case .failure(let error, let replyTo):
+                turn = Turn()
+                emit(.error(error), replyTo: replyTo)
+                emit(.done, replyTo: replyTo)
+            case .request(let request):
+                handle(request)
+            }
+        }
+    }
+
+    private mutating func handle(_ request: Request) {
+        let replyTo = request.id
+        turn = Turn()
+        tick()
+        if let expected = request.ifGen, expected != engine.generation {
+            let error = ProtocolError(
+                .stale,
+                "the state has moved on to generation \(engine.generation) (the command expected \(expected))",
+                field: "ifGen"
+            )
+            emit(.error(error), replyTo: replyTo)
+            emit(.done, replyTo: replyTo)
+            return
+        }
+        if let rest = execute(request.command, replyTo: replyTo) {
+            pendingWait = PendingWait(replyTo: replyTo, until: rest.until, rest: rest.commands, turn: turn)
+            return
+        }
+        settle(replyTo: replyTo)
+    }
+
+    /// Closes a request: valid actions when a focus was sent and the client wants them, then `done`.
+    private mutating func settle(replyTo: RequestID?) {
+        guard !isFinished else { return }
+        if turn.focusSent, client?.want.contains("validActions") == true {
+            emit(validActionsEvent, replyTo: replyTo)
+        }
+        emit(.done, replyTo: replyTo)
+    }
+
+    /// Answers the pending `wait`: the time it let pass, then the rest of its batch, then `done`.
+    private mutating func resumeAfterWait() {
+        guard let wait = pendingWait else { return }
+        pendingWait = nil
+        turn = wait.turn
+        perform(engine.advanceTime(to: clock.time), replyTo: wait.replyTo)
+        for (index, command) in wait.rest.enumerated() {
+            if let suspended = execute(command, replyTo: wait.replyTo) {
+                let rest = suspended.commands + wait.rest[(index + 1)...]
+                pendingWait = PendingWait(replyTo: wait.replyTo, until: suspended.until, rest: rest, turn: turn)
+                return
+            }
+            if isFinished { return }
+        }
+        settle(replyTo: wait.replyTo)
+    }
+
+    // MARK: - Commands
+
+    /// Carries out one command: its events, without the closing `done`.
+    ///
+    /// - Returns: The commands still to carry out once time reaches `until`, when a real-clock `wait`
+    ///   suspended the command; `nil` when it is carried out.
+    private mutating func execute(_ command: Command, replyTo: RequestID?) -> Suspension? {
+        switch command {
+        case .hello(let hello):
+            client = hello
+            if hello.protocolVersion != EventEncoder.protocolVersion {
+                let error = ProtocolError(
+                    .unsupportedProtocol,
+                    "this engine speaks protocol \(EventEncoder.protocolVersion), not \(hello.protocolVersion)",
+                    field: "protocol"
+                )
+                emit(.error(error), replyTo: replyTo)
+            }
+            emit(.hello(serverHello), replyTo: replyTo)
+            if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
+            perform(engine.nameKeys(hello.keys), replyTo: replyTo)
+        case .game(let command):
+            apply([command], replyTo: replyTo)
+        case .onElement(let element, let command):
+            apply([.focus(element: element), command], replyTo: replyTo)
+        case .state:
+            emitState(replyTo: replyTo)
+        case .ping:
+            break
+        case .wait(let milliseconds):
+            switch clock {
+            case .virtual(let time):
+                clock = .virtual(time + Int64(milliseconds))
+                perform(engine.advanceTime(to: clock.time), replyTo: replyTo)
+            case .real(let time):
+                return Suspension(until: time + Int64(milliseconds), commands: [])
+            }
+        case .validActions:
+            emit(validActionsEvent, replyTo: replyTo)
+        case .snapshot:
+            let snapshot = SessionSnapshot(
+                engine: Self.engineVersion,
+                adventure: engine.adventure.id,
+                seq: sequence + 2,  // the snapshot event, then its done
+                clock: isVirtual ? clock.time : nil,
+                saved: savedProgress,
+                state: engine.snapshot
+            )
+            emit(.snapshot(blob: SnapshotCodec.encode(snapshot)), replyTo: replyTo)
+        case .restore(let blob):
+            do {
+                try restore(blob)
+            } catch {
+                emit(.error(error), replyTo: replyTo)
+            }
+        case .batch(let commands):
+            for (index, command) in commands.enumerated() {
+                if let suspended = execute(command, replyTo: replyTo) {
+                    return Suspension(
+                        until: suspended.until,
+                        commands: suspended.commands + commands[(index + 1)...]
+                    )
+                }
+                if isFinished { return nil }
+            }
+        case .quit:
+            end(.quit, replyTo: replyTo, answering: true)
+        }
+        return nil
+    }
+
+    /// Applies game commands as one: if one is refused, the state is left as it was before the first.
+    private mutating func apply(_ commands: [GameCommand], replyTo: RequestID?) {
+        let before = engine
+        var effects: [Effect] = []
+        do {
+            for command in commands { effects += try engine.apply(command, now: clock.time) }
+        } catch {
+            engine = before
+            emit(.error(ProtocolError(error)), replyTo: replyTo)
+            return
+        }
+        perform(effects, replyTo: replyTo)
+    }
+
+    /// Ends the session: `ended`, the `quit` request's `done`, and `bye`.
+    private mutating func end(_ reason: EndReason, replyTo: RequestID?, answering request: Bool = false) {
+        emit(.ended(reason: reason, cutShort: engine.screen.kind != .end), replyTo: replyTo)
+        if request { emit(.done, replyTo: replyTo) }
+        emit(.bye, replyTo: replyTo)
+        isFinished = true
+    }
+
+    /// Brings back a blob's state, or refuses it with `bad_snapshot` and changes nothing.
+    private mutating func restore(_ blob: String) throws(ProtocolError) {
+        let payload = try SnapshotCodec.decode(blob, engineVersion: Self.engineVersion)
+        guard payload.adventure == engine.adventure.id else {
+            throw SnapshotCodec.refusal(
+                "it belongs to the adventure \"\(payload.adventure)\", not \"\(engine.adventure.id)\""
+            )
+        }
+        var restored = engine
+        do {
+            try restored.restore(payload.state)
+        } catch {
+            throw SnapshotCodec.refusal(error.description)
+        }
+        engine = restored
+        savedProgress = payload.saved
+        if let time = payload.clock, case .virtual = clock { clock = .virtual(time) }
+        // The restore's done takes the number the snapshot's done had, so what follows is numbered
+        // as it was; numbers never go back within a session.
+        sequence = max(sequence, payload.seq - 1)
+    }
+
+    // MARK: - Events
+
+    /// The whole state as events: screen, focus, rotor and actions where present, progress.
+    private mutating func emitState(replyTo: RequestID?) {
+        emit(.game(.screen(engine.screen)), replyTo: replyTo)
+        emit(.game(.focus(engine.focus)), replyTo: replyTo)
+        if let rotor = engine.rotor { emit(.game(.rotor(rotor)), replyTo: replyTo) }
+        if let actions = engine.actions { emit(.game(.actions(actions)), replyTo: replyTo) }
+        emit(progressEvent, replyTo: replyTo)
+    }
+
+    private var validActionsEvent: Event {
+        .validActions(screen: engine.screen.id, actions: engine.validActions)
+    }
+
+    private var serverHello: ServerHello {
+        var capabilities = [
+            "adjust", "aimedGestures", "assistive", "batch", "customActions", "escape", "hints", "ifGen", "levelMenu",
+            "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
+        ]
+        if isVirtual { capabilities.append("virtualClock") }
+        return ServerHello(
+            protocolVersion: EventEncoder.protocolVersion,
+            engineVersion: Self.engineVersion,
+            locale: engine.adventure.locale,
+            adventureID: engine.adventure.id,
+            adventureTitle: engine.adventure.title,
+            capabilities: capabilities
+        )
+    }
+
+    private var progressEvent: Event {
+        .progress(engine.progressSummary, saved: writable && savedProgress == engine.progress)
+    }
+
+    /// Turns the engine's effects into events and saves.
+    private mutating func perform(_ effects: [Effect], replyTo: RequestID?) {
+        for effect in effects {
+            switch effect {
+            case .event(.ended(let reason)):
+                emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
+            case .event(let event):
+                emit(.game(event), replyTo: replyTo)
+            case .save(let progress):
+                if writable {
+                    outbox.append(.save(SaveData(progress, in: engine.adventure)))
+                    savedProgress = progress
+                }
+                emit(progressEvent, replyTo: replyTo)
+            }
+        }
+    }
+
+    /// Stamps an event and puts it in the outbox, after whatever is there.
+    private mutating func emit(_ event: Event, replyTo: RequestID?) {
+        sequence += 1
+        let stamped = StampedEvent(seq: sequence, replyTo: replyTo, generation: engine.generation, event: event)
+        switch event {
+        case .game(.focus): turn.focusSent = true
+        case .error: turn.refused = true
+        case .hello, .game, .progress, .done, .bye, .ended, .validActions, .snapshot: break
+        }
+        if case .send(let events) = outbox.last {
+            outbox[outbox.count - 1] = .send(events + [stamped])
+        } else {
+            outbox.append(.send([stamped]))
+        }
+    }
+}
+
+// MARK: - State
+
+extension Session {
+    /// The session's time.
+    private enum Clock: Sendable {
+        /// Moves only with `wait`.
+        case virtual(Int64)
+        /// The owner's monotonic clock, as last observed.
+        case real(Int64)
+
+        var time: Int64 {
+            switch self {
+            case .virtual(let time), .real(let time): time
+            }
+        }
+
+        /// Takes the owner's time on the real clock; a virtual clock does not move with it.
+        mutating func observe(_ now: Int64) {
+            if case .real(let time) = self { self = .real(max(time, now)) }
+        }
+    }
+
+    /// What the request being handled has sent so far.
+    private struct Turn: Sendable {
+        /// A focus event: valid actions follow the request when the client wants them.
+        var focusSent = false
+        /// An error event: a run of typed requests stops.
+        var refused = false
+    }
+
+    /// A real-clock `wait` being waited out.
+    private struct PendingWait: Sendable {
+        /// The request it answers.
+        var replyTo: RequestID?
+        /// When it is over.
+        var until: Int64
+        /// The commands of its batch still to carry out.
+        var rest: [Command]
+        /// What the request had sent before the wait.
+        var turn: Turn
+    }
+
+    /// Where a command stopped to wait.
+    private struct Suspension: Sendable {
+        var until: Int64
+        var commands: [Command]
+    }
+}

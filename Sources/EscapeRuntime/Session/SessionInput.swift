@@ -1,0 +1,67 @@
+public import EscapeCore
+public import EscapeProtocol
+public import EscapeSaves
+
+/// What happens to a session: a line or a command arrives, time passes, the input ends.
+///
+/// A front end or the event loop turns what it reads into inputs; the ``Session`` answers each one
+/// with ``SessionAction``s.
+public enum SessionInput: Sendable, Hashable {
+    /// The opening: the first input of every session.
+    case start
+    /// A framed protocol line (the pipe).
+    case frame(LineFramer.Frame)
+    /// A command a front end made itself (a Braille key, a typed word).
+    case request(Request)
+    /// Commands carried out one after another, each answered as its own request; the first one
+    /// refused stops the rest (a typed answer is not submitted when it could not be typed).
+    case requests([Request])
+    /// The clock reached a deadline the session asked to be woken at (or any time: it is harmless).
+    case time
+    /// A save the session asked for could not be written.
+    case saveFailed(location: String, error: SaveError)
+    /// The input ended: no more lines will come.
+    case endOfInput
+    /// The process was asked to stop (SIGINT or SIGTERM).
+    case stop
+}
+
+/// What a session asks its owner to do, in order.
+public enum SessionAction: Sendable, Hashable {
+    /// Send these events to the front end.
+    case send([StampedEvent])
+    /// Write this progress to the save; report a failure with ``SessionInput/saveFailed(location:error:)``.
+    case save(SaveData)
+    /// Deliver ``SessionInput/time`` at this time (the session's clock, milliseconds); `nil` for never.
+    case wake(at: Int64?)
+    /// The session is over: nothing more will be sent; the owner may stop.
+    case finish
+}
+
+/// How a session tells time.
+public enum SessionClock: Sendable, Hashable {
+    /// Time moves only with the `wait` command, from `start` milliseconds: games replay byte for byte.
+    case virtual(start: Int64)
+    /// Time is what the owner says it is with every input (a monotonic clock).
+    case real
+}
+
+/// What a session starts from: the progress found in the save, and whether it may be written.
+public struct SaveStartup: Sendable, Hashable {
+    /// The progress found in the save, for this adventure; `nil` for a new game.
+    public var progress: EscapeCore.Progress?
+    /// Whether progress may be written (not when the save is another game's, newer or unreadable).
+    public var writable: Bool
+    /// What to tell the player about the save as the session starts.
+    public var problems: [ProtocolError]
+
+    /// Creates a start-up state.
+    public init(progress: EscapeCore.Progress? = nil, writable: Bool = true, problems: [ProtocolError] = []) {
+        self.progress = progress
+        self.writable = writable
+        self.problems = problems
+    }
+
+    /// A new game, saved where it goes.
+    public static let fresh = SaveStartup()
+}
