@@ -34,11 +34,11 @@ struct FlowTests {
     @Test func navigationStopsAtTheEdgesWithASound() throws {
         var game = GameHarness()
         let before = game.engine.generation
-        #expect(try game.send(.previous) == [.sound("boundary")])
+        #expect(try game.send(.previous) == [.sound(.boundary)])
         #expect(game.engine.generation == before)
         try game.send(.last)
         #expect(game.focusID == "continue")
-        #expect(try game.send(.next) == [.sound("boundary")])
+        #expect(try game.send(.next) == [.sound(.boundary)])
         try game.send(.first)
         #expect(game.focusID == "title")
         let events = try game.send(.next)
@@ -70,7 +70,7 @@ struct FlowTests {
         let events = try game.send(.activate(element: "lower"))
         #expect(events.outcomes == [.correct])
         #expect(events.screenIDs == ["chapter-stones"])
-        #expect(events.contains(.sound("chapter")))
+        #expect(events.contains(.sound(.chapter)))
         #expect(game.saves.last?.current == LevelPosition(chapter: 1, level: 0))
     }
 

@@ -63,7 +63,7 @@ extension Engine {
     }
 
     private mutating func moveFocus(to index: Int) -> [Effect] {
-        guard screen.elements.indices.contains(index) else { return [.event(.sound("boundary"))] }
+        guard screen.elements.indices.contains(index) else { return [.event(.sound(.boundary))] }
         setFocus(index)
         return []
     }
@@ -96,7 +96,7 @@ extension Engine {
             else { return nothingToActivate() }
             guard isUnlocked(position) else {
                 return [
-                    .event(.sound("locked")),
+                    .event(.sound(.locked)),
                     .event(.announce(Announcement(adventure.messages.levelLocked, category: .feedback))),
                 ]
             }
@@ -120,7 +120,7 @@ extension Engine {
             enter(.intro(page: page + 1))
         } else {
             enter(.chapter(state.progress.current?.chapter ?? 0))
-            return [.event(.sound("chapter"))]
+            return [.event(.sound(.chapter))]
         }
         return []
     }
@@ -207,13 +207,13 @@ extension Engine {
         if active && showing {
             pop(now: now)
             return [
-                .event(.sound("assistive-back")),
+                .event(.sound(.assistiveBack)),
                 .event(.announce(Announcement(adventure.messages.assistiveBack, category: .narrative))),
             ]
         }
         if !active && !showing {
             push(.assistive, now: now)
-            return [.event(.sound("assistive-lost"))]
+            return [.event(.sound(.assistiveLost))]
         }
         return []
     }
