@@ -110,7 +110,7 @@ import Testing
     @Test func dialsTurnBothWaysAndMagicTapTriesTheCombination() {
         let (session, opening) = atTheWheels(timePressure: false)
         let screen = opening.compactMap { if case .game(.screen(let screen)) = $0.event { screen } else { nil } }.last
-        #expect(screen?.magicTap?.action == "try")
+        #expect(screen?.magicTap?.action == .tryPuzzle)
         #expect(screen?.elements.map(\.id) == ["title", "story", "prompt", "left-wheel", "right-wheel", "try"])
         #expect(screen?.elements.first { $0.id == "left-wheel" }?.traits == [.adjustable])
         var events = send(session, #"{"type":"adjust","element":"left-wheel","direction":"decrement"}"#)

@@ -155,6 +155,6 @@ public enum EventEncoder {
 
     private static func json(_ gesture: ScreenGesture?) -> JSONValue {
         guard let gesture else { return .null }
-        return ["action": .string(gesture.action), "label": .string(gesture.label)]
+        return ["action": .string(gesture.action.rawValue), "label": .string(gesture.label)]
     }
 }
