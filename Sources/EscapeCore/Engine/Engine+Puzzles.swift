@@ -47,7 +47,7 @@ extension Engine {
             switch gesture {
             case .rotor, .rotorItem:
                 if let rotor { effects.append(.event(.rotor(rotor))) }
-            default:
+            case .activate, .input, .action, .adjust, .magicTap:
                 break
             }
             return effects + said.map { .event(.announce($0)) }

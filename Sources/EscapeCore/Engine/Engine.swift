@@ -93,7 +93,8 @@ public struct Engine: Sendable {
             return try apply(.focus(element: id), now: now) + apply(.activate(element: nil), now: now)
         case .input(let text, .some(let id)):
             return try apply(.focus(element: id), now: now) + apply(.input(text: text, element: nil), now: now)
-        default:
+        case .activate(nil), .input(_, nil), .next, .previous, .first, .last, .focus, .rotor, .rotorItem, .action,
+            .adjust, .magicTap, .escape, .hint, .menu, .goto, .replay, .assistive, .repeatAnnouncement:
             break
         }
         let before = state

@@ -44,7 +44,7 @@ extension DialsPuzzle: LevelKind {
             return chosen == combination ? .solved() : .wrong(feedback: wrong)
         case .activate:
             return .nothing
-        default:
+        case .input, .rotor, .rotorItem, .action:
             throw gesture.unsupported
         }
     }
