@@ -97,10 +97,16 @@ public struct ConsoleRenderer: Sendable {
             case .wrong: return [ConsoleLine("Wrong.", style: .wrong)]
             case .malformed: return []
             }
-        case .sound(let name):
-            // Sounds go with lines of their own, except the bump at either end of a screen.
-            guard name == "boundary", let focus = context.focus else { return [] }
-            return [ConsoleLine(focus.index == focus.count ? "That is the last item." : "That is the first item.")]
+        case .sound(let cue):
+            switch cue {
+            case .boundary:
+                guard let focus = context.focus else { return [] }
+                return [ConsoleLine(focus.index == focus.count ? "That is the last item." : "That is the first item.")]
+            case .chapter, .solved, .wrong, .hint, .locked, .escaped, .assistiveLost, .assistiveBack, .dial,
+                .torchLastMinute, .torchCountdown, .torchOut:
+                // These go with lines of their own; only the bump at either end of a screen has none.
+                return []
+            }
         case .ended(let reason):
             switch reason {
             case .escaped: return [ConsoleLine("You escaped: the game is complete.", style: .correct)]

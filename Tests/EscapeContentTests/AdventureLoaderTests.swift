@@ -48,6 +48,17 @@ import Testing
         #expect(found.contains { $0.contains("$.chapters[1]") && $0.contains("title") }, "\(found)")
     }
 
+    @Test(arguments: ["Wind", "-wind", "", "wind in a shaft", "vent\u{E9}"])
+    func aBadAmbienceNameIsRefusedWithItsPath(name: String) throws {
+        var tree = try shipped()
+        var chapters = try #require(tree["chapters"] as? [[String: Any]])
+        chapters[1]["ambient"] = name
+        tree["chapters"] = chapters
+        let found = try problems(tree)
+        #expect(found.count == 1 && found[0].hasPrefix("$.chapters[1].ambient: "), "\(found)")
+        #expect(Ambience(name) == nil)
+    }
+
     @Test func rulesBeyondTheShapeAreChecked() throws {
         var tree = try shipped()
         var chapters = try #require(tree["chapters"] as? [[String: Any]])

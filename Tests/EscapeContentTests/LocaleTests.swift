@@ -8,7 +8,7 @@ import Testing
     private func shape(_ adventure: Adventure) -> [String] {
         var lines = ["id \(adventure.id)", "intro \(adventure.intro.count)"]
         for chapter in adventure.chapters {
-            lines.append("chapter \(chapter.id) ambient \(chapter.ambient ?? "-")")
+            lines.append("chapter \(chapter.id) ambient \(chapter.ambient?.name ?? "-")")
             for level in chapter.levels {
                 lines.append(
                     "level \(level.id) \(level.puzzle.kind) time \(level.timeLimit ?? 0) hints \(level.hints.count)"

@@ -7,8 +7,8 @@ struct FlowTests {
         #expect(game.screen.id == "intro-1")
         #expect(game.screen.kind == .intro)
         #expect(game.focusID == "title")
-        #expect(game.screen.magicTap?.action == "continue")
-        #expect(game.screen.escape?.action == "skipIntro")
+        #expect(game.screen.magicTap?.action == .continueIntro)
+        #expect(game.screen.escape?.action == .skipIntro)
         let opening = game.engine.opening()
         #expect(opening.count == 2)
     }
@@ -34,11 +34,11 @@ struct FlowTests {
     @Test func navigationStopsAtTheEdgesWithASound() throws {
         var game = GameHarness()
         let before = game.engine.generation
-        #expect(try game.send(.previous) == [.sound("boundary")])
+        #expect(try game.send(.previous) == [.sound(.boundary)])
         #expect(game.engine.generation == before)
         try game.send(.last)
         #expect(game.focusID == "continue")
-        #expect(try game.send(.next) == [.sound("boundary")])
+        #expect(try game.send(.next) == [.sound(.boundary)])
         try game.send(.first)
         #expect(game.focusID == "title")
         let events = try game.send(.next)
@@ -70,7 +70,7 @@ struct FlowTests {
         let events = try game.send(.activate(element: "lower"))
         #expect(events.outcomes == [.correct])
         #expect(events.screenIDs == ["chapter-stones"])
-        #expect(events.contains(.sound("chapter")))
+        #expect(events.contains(.sound(.chapter)))
         #expect(game.saves.last?.current == LevelPosition(chapter: 1, level: 0))
     }
 
@@ -90,7 +90,7 @@ struct FlowTests {
         #expect(game.screen.kind == .end)
         #expect(game.engine.progress.current == nil)
         #expect(game.engine.progressSummary.completed.count == levels.count)
-        #expect(game.screen.magicTap?.action == "replay")
+        #expect(game.screen.magicTap?.action == .replay)
     }
 
     @Test func replayStartsOverAndSavesTheReset() throws {
@@ -133,5 +133,45 @@ struct FlowTests {
     @Test func adjustIsRefusedWhereNothingIsAdjustable() {
         var game = GameHarness()
         #expect(game.refuse(.adjust(.increment))?.code == .notNow)
+    }
+
+    /// A game on each kind of screen: every intro page, a chapter page, every level, the menu and
+    /// the end.
+    private static func everyScreen() throws -> [GameHarness] {
+        let adventure = GameHarness.adventure
+        var games: [GameHarness] = []
+        var game = GameHarness()
+        for _ in adventure.intro.indices.dropLast() {
+            games.append(game)
+            try game.send(.activate(element: "continue"))
+        }
+        games.append(game)
+        try game.send(.escape)
+        games.append(game)
+        for chapter in adventure.chapters.indices {
+            for level in adventure.chapters[chapter].levels.indices {
+                let position = LevelPosition(chapter: chapter, level: level)
+                games.append(GameHarness(progress: Progress(completed: ["any"], current: position)))
+            }
+        }
+        try game.send(.menu)
+        games.append(game)
+        games.append(GameHarness(progress: Progress(completed: [], current: nil)))
+        return games
+    }
+
+    @Test func everyScreenWideGestureAScreenOffersIsCarriedOut() throws {
+        let games = try Self.everyScreen()
+        #expect(Set(games.map(\.screen.kind)) == Set(ScreenKind.allCases).subtracting([.assistive]))
+        for game in games {
+            for (command, gesture) in [(GameCommand.magicTap, game.screen.magicTap), (.escape, game.screen.escape)] {
+                var copy = game
+                if gesture == nil {
+                    #expect(copy.refuse(command)?.code == .notNow, "\(command) on \(game.screen.id)")
+                } else {
+                    #expect(copy.refuse(command) == nil, "\(command) on \(game.screen.id)")
+                }
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ struct HintTests {
         #expect(game.engine.nextDeadline == 30_000)
         #expect(game.wait(29_999).isEmpty)
         let ready = game.wait(1)
-        #expect(ready.contains(.sound("hint")))
+        #expect(ready.contains(.sound(.hint)))
         #expect(ready.announcements == [GameHarness.adventure.messages.hintReady])
         #expect(game.wait(1).isEmpty)
         #expect(

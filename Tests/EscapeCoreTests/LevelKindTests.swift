@@ -7,7 +7,7 @@ struct ClosedQuestionTests {
         try game.jump(toChapter: 1)
         let events = try game.send(.activate(element: "chalk-map"))
         #expect(events.outcomes == [.wrong])
-        #expect(events.contains(.sound("wrong")))
+        #expect(events.contains(.sound(.wrong)))
         #expect(events.announcements.last?.contains("chalk map") == true)
         #expect(game.screen.id == "level-cellar-door")
         #expect(game.saves.isEmpty)

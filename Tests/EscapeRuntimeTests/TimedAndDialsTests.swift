@@ -44,25 +44,25 @@ import Testing
         }
     }
 
-    private func sounds(_ events: [StampedEvent]) -> [String] {
-        events.compactMap { if case .game(.sound(let name)) = $0.event { name } else { nil } }
+    private func sounds(_ events: [StampedEvent]) -> [SoundCue] {
+        events.compactMap { if case .game(.sound(let cue)) = $0.event { cue } else { nil } }
     }
 
     @Test func theTimeLeftIsSaidAtTheDocumentedMoments() {
         #expect(Engine.timeMarks(limit: 75) == [60, 45, 30, 15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
         #expect(Engine.timeMarks(limit: 180) == [120, 60, 45, 30, 15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
         let (session, _) = atTheWheels()
-        var timeline: [(Int, [String], [String])] = []
+        var timeline: [(Int, [String], [SoundCue])] = []
         for second in 1...74 {
             let events = send(session, #"{"type":"wait","ms":1000}"#)
             let words = said(events)
-            if !words.isEmpty { timeline.append((second, words, sounds(events).filter { $0 != "hint" })) }
+            if !words.isEmpty { timeline.append((second, words, sounds(events).filter { $0 != .hint })) }
         }
         #expect(timeline.map(\.0) == [15, 30, 45, 60, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74])
         #expect(timeline.first?.1 == ["One minute of torchlight left."])
-        #expect(timeline.first?.2 == ["torch-last-minute"])
+        #expect(timeline.first?.2 == [.torchLastMinute])
         #expect(timeline[1].1 == ["45 seconds left."])
-        #expect(timeline[4].1 == ["10"] && timeline[4].2 == ["torch-countdown"])
+        #expect(timeline[4].1 == ["10"] && timeline[4].2 == [.torchCountdown])
         #expect(timeline.last?.1 == ["1"])
     }
 
@@ -70,7 +70,7 @@ import Testing
         let (session, _) = atTheWheels()
         _ = send(session, #"{"type":"adjust","element":"left-wheel","direction":"increment"}"#)
         let events = send(session, #"{"type":"wait","ms":75000}"#)
-        #expect(sounds(events).contains("torch-out"))
+        #expect(sounds(events).contains(.torchOut))
         #expect(said(events).contains { $0.hasPrefix("The torch gutters out.") })
         #expect(
             events.contains {
@@ -92,7 +92,7 @@ import Testing
             if let hello { _ = send(session, hello) }
             let events = send(session, #"{"type":"wait","ms":600000}"#)
             #expect(said(events).isEmpty)
-            #expect(!sounds(events).contains("torch-out"))
+            #expect(!sounds(events).contains(.torchOut))
             #expect(session.engine.nextDeadline == nil)
         }
     }
@@ -110,12 +110,12 @@ import Testing
     @Test func dialsTurnBothWaysAndMagicTapTriesTheCombination() {
         let (session, opening) = atTheWheels(timePressure: false)
         let screen = opening.compactMap { if case .game(.screen(let screen)) = $0.event { screen } else { nil } }.last
-        #expect(screen?.magicTap?.action == "try")
+        #expect(screen?.magicTap?.action == .tryPuzzle)
         #expect(screen?.elements.map(\.id) == ["title", "story", "prompt", "left-wheel", "right-wheel", "try"])
         #expect(screen?.elements.first { $0.id == "left-wheel" }?.traits == [.adjustable])
         var events = send(session, #"{"type":"adjust","element":"left-wheel","direction":"decrement"}"#)
         #expect(said(events) == ["9"])
-        #expect(sounds(events) == ["dial"])
+        #expect(sounds(events) == [.dial])
         #expect(
             events.contains {
                 if case .game(.focus(let focus)) = $0.event { focus.element.value == "9" } else { false }
@@ -136,7 +136,7 @@ import Testing
         #expect(events.contains { if case .error(let error) = $0.event { error.code == .notNow } else { false } })
     }
 
-    @Test func aChapterWithAnAmbienceAnnouncesItOnce() {
+    @Test func aChapterWithAnAmbienceAnnouncesItOnce() throws {
         let session = SessionHost(
             adventure: Self.adventure,
             options: EngineOptions(seed: 1),
@@ -144,12 +144,13 @@ import Testing
             clock: VirtualClock()
         )
         _ = session.start()
+        let quietRoom = try #require(Ambience("quiet-room"))
         let chapter = send(session, #"{"type":"escape"}"#)
-        #expect(chapter.contains { $0.event == .game(.ambient("quiet-room")) })
+        #expect(chapter.contains { $0.event == .game(.ambient(quietRoom)) })
         let level = send(session, #"{"type":"activate","element":"begin"}"#)
-        #expect(!level.contains { $0.event == .game(.ambient("quiet-room")) })
+        #expect(!level.contains { $0.event == .game(.ambient(quietRoom)) })
         var bytes: [UInt8] = []
-        if let ambient = chapter.first(where: { $0.event == .game(.ambient("quiet-room")) }) {
+        if let ambient = chapter.first(where: { $0.event == .game(.ambient(quietRoom)) }) {
             EventEncoder.encode(ambient, into: &bytes)
         }
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""loop":"quiet-room","name":"ambient""#))

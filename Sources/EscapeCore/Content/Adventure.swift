@@ -42,8 +42,8 @@ public struct Chapter: Sendable, Hashable, Decodable {
     public var description: String
     /// The levels in playing order.
     public var levels: [Level]
-    /// A sound cue a front end may loop while the chapter lasts (`wind-in-a-shaft`, say).
-    public var ambient: String?
+    /// A sound a front end may loop while the chapter lasts (`wind-in-a-shaft`, say).
+    public var ambient: Ambience?
 }
 
 /// One puzzle.

@@ -1,13 +1,11 @@
-import Foundation
-
 extension Engine {
-    /// The form in which typed answers are compared: no case, no diacritics, no punctuation, and
-    /// single spaces between words.
+    /// The form in which typed answers are compared: no case, no diacritics, no width, no
+    /// punctuation, and single spaces between words (see `AnswerFolding`).
     ///
     /// - Parameter text: What the player typed, or an accepted answer.
     /// - Returns: The comparable form.
     public static func normalizedAnswer(_ text: String) -> String {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = AnswerFolding.fold(text)
         var words: [String] = []
         var word = ""
         for character in folded {

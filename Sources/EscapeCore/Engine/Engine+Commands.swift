@@ -63,7 +63,7 @@ extension Engine {
     }
 
     private mutating func moveFocus(to index: Int) -> [Effect] {
-        guard screen.elements.indices.contains(index) else { return [.event(.sound("boundary"))] }
+        guard screen.elements.indices.contains(index) else { return [.event(.sound(.boundary))] }
         setFocus(index)
         return []
     }
@@ -96,7 +96,7 @@ extension Engine {
             else { return nothingToActivate() }
             guard isUnlocked(position) else {
                 return [
-                    .event(.sound("locked")),
+                    .event(.sound(.locked)),
                     .event(.announce(Announcement(adventure.messages.levelLocked, category: .feedback))),
                 ]
             }
@@ -120,7 +120,7 @@ extension Engine {
             enter(.intro(page: page + 1))
         } else {
             enter(.chapter(state.progress.current?.chapter ?? 0))
-            return [.event(.sound("chapter"))]
+            return [.event(.sound(.chapter))]
         }
         return []
     }
@@ -132,27 +132,33 @@ extension Engine {
         return []
     }
 
-    private mutating func gestureAction(_ action: String, now: Int64) throws(CommandRefusal) -> [Effect] {
+    /// Carries out what magic tap or escape means on the screen on show.
+    ///
+    /// The screen on show offers only actions that fit it; an action on another screen is refused.
+    private mutating func gestureAction(
+        _ action: ScreenGesture.Action,
+        now: Int64
+    ) throws(CommandRefusal) -> [Effect] {
         switch (action, top.place) {
-        case ("continue", .intro(let page)):
+        case (.continueIntro, .intro(let page)):
             return continueIntro(from: page)
-        case ("skipIntro", .intro):
+        case (.skipIntro, .intro):
             return continueIntro(from: adventure.intro.count - 1)
-        case ("begin", .chapter(let index)):
+        case (.begin, .chapter(let index)):
             return begin(chapter: index, now: now)
-        case ("hint", .level):
+        case (.hint, .level):
             return hint(now: now)
-        case ("try", .level):
+        case (.tryPuzzle, .level):
             return try levelGesture(.magicTap, now: now)
-        case ("menu", _):
+        case (.menu, _):
             return try openMenu(now: now)
-        case ("back", .menu):
+        case (.back, .menu):
             pop(now: now)
             return []
-        case ("replay", .end):
+        case (.replay, .end):
             return replay()
-        default:
-            preconditionFailure("screen gesture \(action) has no handler on this screen")
+        case (.continueIntro, _), (.skipIntro, _), (.begin, _), (.hint, _), (.tryPuzzle, _), (.back, _), (.replay, _):
+            throw CommandRefusal(.notNow, "\(action.rawValue) does nothing on screen \(screen.id)")
         }
     }
 
@@ -207,13 +213,13 @@ extension Engine {
         if active && showing {
             pop(now: now)
             return [
-                .event(.sound("assistive-back")),
+                .event(.sound(.assistiveBack)),
                 .event(.announce(Announcement(adventure.messages.assistiveBack, category: .narrative))),
             ]
         }
         if !active && !showing {
             push(.assistive, now: now)
-            return [.event(.sound("assistive-lost"))]
+            return [.event(.sound(.assistiveLost))]
         }
         return []
     }

@@ -47,7 +47,7 @@ extension Engine {
             switch gesture {
             case .rotor, .rotorItem:
                 if let rotor { effects.append(.event(.rotor(rotor))) }
-            default:
+            case .activate, .input, .action, .adjust, .magicTap:
                 break
             }
             return effects + said.map { .event(.announce($0)) }
@@ -104,7 +104,7 @@ extension Engine {
     private func wrong(_ level: Level, feedback: String) -> [Effect] {
         [
             .event(.result(AnswerResult(outcome: .wrong, level: level.id))),
-            .event(.sound("wrong")),
+            .event(.sound(.wrong)),
             .event(.announce(Announcement(feedback, priority: .assertive, category: .feedback))),
         ]
     }
@@ -117,14 +117,14 @@ extension Engine {
         state.progress.current = next
         var effects: [Effect] = [
             .event(.result(AnswerResult(outcome: .correct, level: level.id))),
-            .event(.sound("solved")),
+            .event(.sound(.solved)),
             .event(.announce(Announcement(level.solved, priority: .assertive, category: .feedback))),
             .save(state.progress),
         ]
         if let next {
             if next.chapter != position.chapter {
                 enter(.chapter(next.chapter))
-                effects.append(.event(.sound("chapter")))
+                effects.append(.event(.sound(.chapter)))
             } else {
                 enter(.level(next, makeLevelState(at: next, now: now)))
             }

@@ -32,8 +32,8 @@ extension Engine {
                     Element(id: Self.textID, label: content.text, traits: [.staticText]),
                     Element(id: Self.continueID, label: messages.continueButton, traits: [.button]),
                 ],
-                magicTap: ScreenGesture(action: "continue", label: messages.continueGesture),
-                escape: ScreenGesture(action: "skipIntro", label: messages.skipIntroGesture)
+                magicTap: ScreenGesture(action: .continueIntro, label: messages.continueGesture),
+                escape: ScreenGesture(action: .skipIntro, label: messages.skipIntroGesture)
             )
         case .chapter(let index):
             let chapter = adventure.chapters[index]
@@ -47,8 +47,8 @@ extension Engine {
                     Element(id: Self.textID, label: teachingText(chapter), traits: [.staticText]),
                     Element(id: Self.beginID, label: messages.beginButton, traits: [.button]),
                 ],
-                magicTap: ScreenGesture(action: "begin", label: messages.beginGesture),
-                escape: ScreenGesture(action: "menu", label: messages.menuGesture)
+                magicTap: ScreenGesture(action: .begin, label: messages.beginGesture),
+                escape: ScreenGesture(action: .menu, label: messages.menuGesture)
             )
         case .level(let position, let levelState):
             let level = level(at: position)
@@ -61,9 +61,9 @@ extension Engine {
                     Element(id: Self.storyID, label: level.story, traits: [.staticText]),
                 ] + kindElements(level.puzzle, levelState.puzzle),
                 magicTap: type(of: level.puzzle.content).magicTapTries
-                    ? ScreenGesture(action: "try", label: messages.tryGesture ?? messages.hintGesture)
-                    : ScreenGesture(action: "hint", label: messages.hintGesture),
-                escape: ScreenGesture(action: "menu", label: messages.menuGesture)
+                    ? ScreenGesture(action: .tryPuzzle, label: messages.tryGesture ?? messages.hintGesture)
+                    : ScreenGesture(action: .hint, label: messages.hintGesture),
+                escape: ScreenGesture(action: .menu, label: messages.menuGesture)
             )
         case .menu:
             return Screen(
@@ -72,7 +72,7 @@ extension Engine {
                 title: messages.menuTitle,
                 elements: menuElements(),
                 magicTap: nil,
-                escape: ScreenGesture(action: "back", label: messages.backGesture)
+                escape: ScreenGesture(action: .back, label: messages.backGesture)
             )
         case .assistive:
             return Screen(
@@ -97,8 +97,8 @@ extension Engine {
                     Element(id: Self.textID, label: adventure.ending.text, traits: [.staticText]),
                     Element(id: Self.replayID, label: messages.replayButton, traits: [.button]),
                 ],
-                magicTap: ScreenGesture(action: "replay", label: messages.replayGesture),
-                escape: ScreenGesture(action: "menu", label: messages.menuGesture)
+                magicTap: ScreenGesture(action: .replay, label: messages.replayGesture),
+                escape: ScreenGesture(action: .menu, label: messages.menuGesture)
             )
         }
     }

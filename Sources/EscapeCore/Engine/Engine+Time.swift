@@ -37,9 +37,9 @@ extension Engine {
             enter(.level(position, makeLevelState(at: position, now: time)))
             let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .feedback)
             lastAnnouncement = said
-            return [.event(.sound("torch-out")), .event(.announce(said))] + arrivalEffects()
+            return [.event(.sound(.torchOut)), .event(.announce(said))] + arrivalEffects()
         case 60:
-            effects.append(.event(.sound("torch-last-minute")))
+            effects.append(.event(.sound(.torchLastMinute)))
             text = messages.timeLeftOneMinute ?? ""
         case 11...:
             text = Messages.format(
@@ -47,7 +47,7 @@ extension Engine {
                 ["n": "\(remaining >= 120 ? remaining / 60 : remaining)"]
             )
         default:
-            if remaining == 10 { effects.append(.event(.sound("torch-countdown"))) }
+            if remaining == 10 { effects.append(.event(.sound(.torchCountdown))) }
             text = Messages.format(messages.countdown ?? "", ["n": "\(remaining)"])
         }
         let said = Announcement(text, priority: remaining <= 10 ? .assertive : .polite, category: .feedback)

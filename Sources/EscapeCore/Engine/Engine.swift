@@ -93,7 +93,8 @@ public struct Engine: Sendable {
             return try apply(.focus(element: id), now: now) + apply(.activate(element: nil), now: now)
         case .input(let text, .some(let id)):
             return try apply(.focus(element: id), now: now) + apply(.input(text: text, element: nil), now: now)
-        default:
+        case .activate(nil), .input(_, nil), .next, .previous, .first, .last, .focus, .rotor, .rotorItem, .action,
+            .adjust, .magicTap, .escape, .hint, .menu, .goto, .replay, .assistive, .repeatAnnouncement:
             break
         }
         let before = state
@@ -139,7 +140,7 @@ public struct Engine: Sendable {
         generation += 1
         let announcement = Announcement(adventure.messages.hintReady, category: .hint)
         lastAnnouncement = announcement
-        return [.event(.sound("hint")), .event(.announce(announcement))]
+        return [.event(.sound(.hint)), .event(.announce(announcement))]
     }
 
     /// When ``advanceTime(to:)`` next has something to say, in the same milliseconds as `now`.
@@ -217,7 +218,7 @@ public struct Engine: Sendable {
         if state.visits != before.visits {
             var effects = ambienceEffects() + arrivalEffects()
             if top.place == .end {
-                effects += [.event(.sound("escaped")), .event(.ended(.escaped))]
+                effects += [.event(.sound(.escaped)), .event(.ended(.escaped))]
             }
             return effects
         }
@@ -270,7 +271,7 @@ public struct Engine: Sendable {
         /// When the level under the menu or the assistive screen was paused.
         var pausedAt: Int64?
         /// The ambient sound last announced, so a chapter's ambience is announced once.
-        var ambient: String?
+        var ambient: Ambience?
     }
 
     /// A screen on the stack and where focus is on it.

@@ -151,12 +151,12 @@ public enum GameEvent: Sendable, Hashable {
     case actions(ActionList)
     /// The verdict on an answer.
     case result(AnswerResult)
-    /// A named sound cue.
-    case sound(String)
+    /// A short sound cue.
+    case sound(SoundCue)
     /// The game reached its end.
     case ended(EndReason)
     /// A chapter's ambient sound, for a front end to loop until the next one.
-    case ambient(String)
+    case ambient(Ambience)
 }
 
 /// What the engine asks its owner to do: tell the front end something, or save progress.

@@ -70,7 +70,7 @@ extension CustomActionPuzzle: LevelKind {
             if allRight { return .solved(said: said) }
             state = Array(repeating: nil, count: objects.count)
             return .wrong(feedback: wrong, said: said)
-        default:
+        case .input, .rotor, .rotorItem, .adjust, .magicTap:
             throw gesture.unsupported
         }
     }

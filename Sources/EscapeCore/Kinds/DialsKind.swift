@@ -36,7 +36,7 @@ extension DialsPuzzle: LevelKind {
             let count = dials[index].values.count
             state[index] = (state[index] + (direction == .increment ? 1 : count - 1)) % count
             return .changed(
-                sounds: ["dial"],
+                sounds: [.dial],
                 said: [Announcement(dials[index].values[state[index]], category: .feedback)]
             )
         case .activate(Engine.tryID), .magicTap:
@@ -44,7 +44,7 @@ extension DialsPuzzle: LevelKind {
             return chosen == combination ? .solved() : .wrong(feedback: wrong)
         case .activate:
             return .nothing
-        default:
+        case .input, .rotor, .rotorItem, .action:
             throw gesture.unsupported
         }
     }

@@ -80,7 +80,7 @@ public enum PuzzleResponse: Sendable, Hashable {
     /// Not an answer at all (an empty field, no code chosen): this is said.
     case malformed(String)
     /// The state changed: these sounds play, then these are said.
-    case changed(sounds: [String] = [], said: [Announcement])
+    case changed(sounds: [SoundCue] = [], said: [Announcement])
     /// Nothing happens.
     case nothing
 }

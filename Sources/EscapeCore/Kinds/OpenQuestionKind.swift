@@ -37,7 +37,7 @@ extension OpenQuestion: LevelKind {
             return .wrong(feedback: wrong)
         case .activate:
             return .nothing
-        default:
+        case .input, .rotor, .rotorItem, .action, .adjust, .magicTap:
             throw gesture.unsupported
         }
     }

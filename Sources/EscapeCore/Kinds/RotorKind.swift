@@ -54,7 +54,7 @@ extension RotorPuzzle: LevelKind {
             return codes[chosen] == answer ? .solved() : .wrong(feedback: wrong)
         case .activate:
             return .nothing
-        default:
+        case .rotor, .rotorItem, .input, .action, .adjust, .magicTap:
             throw gesture.unsupported
         }
     }

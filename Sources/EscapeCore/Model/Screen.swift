@@ -16,13 +16,34 @@ public enum ScreenKind: String, Sendable, Hashable, CaseIterable {
 
 /// What a screen-wide gesture (magic tap or escape) does on a screen.
 public struct ScreenGesture: Sendable, Hashable {
-    /// A stable name for what happens (`continue`, `hint`, `menu`, `back`, ...).
-    public var action: String
+    /// What a screen-wide gesture does; the raw values are the wire form (a screen's
+    /// `magicTap.action` and `escape.action`).
+    public enum Action: String, Sendable, Hashable, CaseIterable {
+        /// Turn to the next page of the introduction, or to the first chapter after the last page.
+        case continueIntro = "continue"
+        /// Leave the introduction for the first chapter.
+        case skipIntro
+        /// Start the chapter shown: its first level, or the one the player was on.
+        case begin
+        /// Say the next unlocked hint of the level.
+        case hint
+        /// Try the puzzle as it stands (a dials lock's combination).
+        case tryPuzzle = "try"
+        /// Open the level-select menu.
+        case menu
+        /// Close the menu, back to the screen under it.
+        case back
+        /// Start the game over.
+        case replay
+    }
+
+    /// What happens.
+    public var action: Action
     /// The same in the player's words.
     public var label: String
 
     /// Creates a gesture meaning.
-    public init(action: String, label: String) {
+    public init(action: Action, label: String) {
         self.action = action
         self.label = label
     }

@@ -131,10 +131,10 @@ public enum EventEncoder {
             ]
         case .result(let result):
             return ["type": "result", "outcome": .string(result.outcome.rawValue), "level": .string(result.level)]
-        case .sound(let name):
-            return ["type": "sound", "name": .string(name)]
-        case .ambient(let name):
-            return ["type": "sound", "name": "ambient", "loop": .string(name)]
+        case .sound(let cue):
+            return ["type": "sound", "name": .string(cue.rawValue)]
+        case .ambient(let ambience):
+            return ["type": "sound", "name": "ambient", "loop": .string(ambience.name)]
         case .ended(let reason):
             return ["type": "ended", "reason": .string(reason.rawValue), "cutShort": .bool(reason != .escaped)]
         }
@@ -155,6 +155,6 @@ public enum EventEncoder {
 
     private static func json(_ gesture: ScreenGesture?) -> JSONValue {
         guard let gesture else { return .null }
-        return ["action": .string(gesture.action), "label": .string(gesture.label)]
+        return ["action": .string(gesture.action.rawValue), "label": .string(gesture.label)]
     }
 }
