@@ -1,5 +1,5 @@
 public import EscapeCore
-import EscapeProtocol
+import EscapeJSON
 public import Foundation
 
 /// Finds, reads and validates adventure files.

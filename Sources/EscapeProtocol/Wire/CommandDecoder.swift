@@ -1,4 +1,5 @@
 import EscapeCore
+import EscapeJSON
 
 /// Turns one framed line into a request, or into the error the protocol answers it with.
 public enum CommandDecoder {

@@ -1,4 +1,4 @@
-import EscapeProtocol
+import EscapeJSON
 import Testing
 
 struct JSONReaderTests {
