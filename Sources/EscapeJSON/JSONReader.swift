@@ -281,7 +281,10 @@ public struct JSONReader {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let value = Int(text) { return .int(value) }
+        if isInteger {
+            if let value = Int(text) { return .int(value) }
+            if let value = UInt64(text) { return .uint(value) }
+        }
         guard let value = Double(text), value.isFinite else {
             throw JSONReadError(kind: .numberOutOfRange, offset: start, detail: "number out of range")
         }
