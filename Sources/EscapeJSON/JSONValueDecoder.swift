@@ -1,4 +1,4 @@
-/// Decodes `Decodable` types from a ``JSONValue``, as Foundation's `JSONDecoder` does from bytes.
+/// Decodes `Decodable` types from a ``JSONValue``, as Foundation's JSON decoder does from bytes.
 ///
 /// Errors are `DecodingError`s whose coding paths lead to the offending value, so a caller can name
 /// it (`$.chapters[1].levels[0].title`). Integers keep their exact 64-bit value; an integral number

@@ -1,6 +1,6 @@
 /// Encodes `Encodable` types to a ``JSONValue``, to be written by ``JSONWriter``.
 ///
-/// It builds what Foundation's `JSONEncoder` would write: `nil` optionals encoded with
+/// It builds what Foundation's JSON encoder would write: `nil` optionals encoded with
 /// `encodeIfPresent` are left out, enum cases with associated values become `{"case":{"_0":...}}`,
 /// and integers keep their exact 64-bit value. Floats are kept as their shortest decimal text.
 package struct JSONValueEncoder {

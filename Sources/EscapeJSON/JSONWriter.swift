@@ -7,7 +7,7 @@ public enum JSONWriter {
     public enum Style: Sendable, Hashable {
         /// The protocol's: line separators and DEL escaped, keys in `String` order.
         case wire
-        /// Byte for byte what Foundation's `JSONEncoder` writes with `.sortedKeys`: `/` escaped as `\/`,
+        /// Byte for byte what Foundation's JSON encoder writes with `.sortedKeys`: `/` escaped as `\/`,
         /// `\b` and `\f` for backspace and form feed, nothing above U+001F escaped, keys in UTF-8 byte
         /// order, and integral doubles without `.0`. Snapshot blobs need it to stay what they were.
         case jsonEncoder
