@@ -33,21 +33,23 @@ let package = Package(
     targets: [
         // The pure game: content model, flow, level kinds. No I/O, no clock, no global randomness.
         .target(name: "EscapeCore", swiftSettings: strictSettings),
-        // NDJSON framing, a strict JSON reader and writer, and the wire form of commands and events.
-        .target(name: "EscapeProtocol", dependencies: ["EscapeCore"], swiftSettings: strictSettings),
+        // A strict JSON reader, a sorted-keys writer, and Codable over their values. No Foundation.
+        .target(name: "EscapeJSON", swiftSettings: strictSettings),
+        // NDJSON framing and the wire form of commands and events.
+        .target(name: "EscapeProtocol", dependencies: ["EscapeCore", "EscapeJSON"], swiftSettings: strictSettings),
         // Adventure files: the bundled ones, loading and validation with precise error paths.
         .target(
             name: "EscapeContent",
-            dependencies: ["EscapeCore", "EscapeProtocol"],
+            dependencies: ["EscapeCore", "EscapeJSON"],
             resources: [.copy("Adventures")],
             swiftSettings: strictSettings
         ),
         // Progress files: versioned, written atomically; an in-memory store for tests and bots.
-        .target(name: "EscapeSaves", dependencies: ["EscapeCore", "EscapeProtocol"], swiftSettings: strictSettings),
+        .target(name: "EscapeSaves", dependencies: ["EscapeCore", "EscapeJSON"], swiftSettings: strictSettings),
         // The seam every front end uses: engine + clock + saves, commands in, stamped events out.
         .target(
             name: "EscapeRuntime",
-            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeSaves", "EscapeContent"],
+            dependencies: ["EscapeCore", "EscapeJSON", "EscapeProtocol", "EscapeSaves", "EscapeContent"],
             swiftSettings: strictSettings
         ),
         // BrlAPI, the C library BRLTTY's clients use; it ships no pkg-config file, so a module map and a shim.
@@ -85,7 +87,9 @@ let package = Package(
         // The fuzz target: libFuzzer's entry point under scripts/fuzz, a corpus replayer otherwise.
         .executableTarget(
             name: "efb-fuzz",
-            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeContent", "EscapeSaves", "EscapeRuntime"],
+            dependencies: [
+                "EscapeCore", "EscapeJSON", "EscapeProtocol", "EscapeContent", "EscapeSaves", "EscapeRuntime",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -98,6 +102,7 @@ let package = Package(
             dependencies: ["EscapeContent", "EscapeCore"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "EscapeJSONTests", dependencies: ["EscapeJSON"], swiftSettings: strictSettings),
         .testTarget(name: "EscapeProtocolTests", dependencies: ["EscapeProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeSavesTests",
@@ -114,7 +119,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EscapeRuntimeTests",
-            dependencies: ["EscapeCore", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
+            dependencies: [
+                "EscapeCore", "EscapeJSON", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

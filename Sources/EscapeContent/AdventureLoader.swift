@@ -1,5 +1,6 @@
 public import EscapeCore
-import EscapeProtocol
+import EscapeJSON
+// Foundation only finds the bundled files and reads files; JSON is EscapeJSON's.
 public import Foundation
 
 /// Finds, reads and validates adventure files.
@@ -63,15 +64,17 @@ public enum AdventureLoader {
                 ]
             )
         }
-        // The strict reader first: it names duplicate keys and syntax errors with their byte offset.
+        // One pass of the strict reader, which names duplicate keys and syntax errors with their byte
+        // offset, then the model decoded from its value, with the JSON path of any mismatch.
+        let value: JSONValue
         do {
-            _ = try JSONReader.read(Array(data))
+            value = try JSONReader.read(data)
         } catch {
             throw ContentError(file: file, problems: [.init(path: "$", message: "not valid JSON: \(error)")])
         }
         let adventure: Adventure
         do {
-            adventure = try JSONDecoder().decode(Adventure.self, from: data)
+            adventure = try JSONValueDecoder().decode(Adventure.self, from: value)
         } catch let error as DecodingError {
             throw ContentError(file: file, problems: [problem(from: error)])
         } catch {

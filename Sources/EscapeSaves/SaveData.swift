@@ -1,5 +1,5 @@
 public import EscapeCore
-import EscapeProtocol
+import EscapeJSON
 
 /// What a save file holds, version 1: the adventure, the solved levels and where to carry on.
 ///

@@ -5,6 +5,7 @@
 // from files (`efb-fuzz FILE...`), so the corpus is also a regression test.
 import EscapeContent
 import EscapeCore
+import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves

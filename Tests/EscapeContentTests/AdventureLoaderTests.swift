@@ -59,6 +59,25 @@ import Testing
         #expect(Ambience(name) == nil)
     }
 
+    @Test func aWrongTypeIsNamedWithItsPath() throws {
+        var tree = try shipped()
+        var chapters = try #require(tree["chapters"] as? [[String: Any]])
+        var levels = try #require(chapters[1]["levels"] as? [[String: Any]])
+        levels[0]["timeLimit"] = "ten"
+        chapters[1]["levels"] = levels
+        tree["chapters"] = chapters
+        #expect(try problems(tree) == ["$.chapters[1].levels[0].timeLimit: expected an integer"])
+    }
+
+    @Test func aDuplicateKeyIsRefusedWithItsOffset() throws {
+        do {
+            _ = try AdventureLoader.decode(Data(#"{"format":1,"format":1}"#.utf8), file: "twice.json")
+            Issue.record("a duplicate key was accepted")
+        } catch {
+            #expect(error.description == #"twice.json: $: not valid JSON: duplicate key "format" at byte 12"#)
+        }
+    }
+
     @Test func rulesBeyondTheShapeAreChecked() throws {
         var tree = try shipped()
         var chapters = try #require(tree["chapters"] as? [[String: Any]])

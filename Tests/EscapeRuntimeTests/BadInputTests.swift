@@ -1,4 +1,5 @@
 import EscapeCore
+import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves

@@ -1,3 +1,4 @@
+import EscapeJSON
 import EscapeProtocol
 import Foundation
 import Testing

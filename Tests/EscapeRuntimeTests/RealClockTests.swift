@@ -1,4 +1,4 @@
-import EscapeProtocol
+import EscapeJSON
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import EscapeJSON
 import EscapeProtocol
 import EscapeSaves
 import Foundation

@@ -1,5 +1,6 @@
 import EscapeContent
 import EscapeCore
+import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves

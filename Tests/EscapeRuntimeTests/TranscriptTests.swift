@@ -1,3 +1,4 @@
+import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import Foundation

@@ -35,6 +35,25 @@ struct SaveStoreTests {
         #expect(text == #"{"adventure":"adv","completed":["a","b"],"current":"c","format":1}"# + "\n")
     }
 
+    /// A save exactly as the engine wrote it before JSON had a target of its own.
+    @Test func aSaveWrittenByEarlierVersionsLoadsAndIsWrittenTheSame() throws {
+        let old =
+            #"{"adventure":"escape-from-blindness","completed":["corridor","cellar/door"],"current":"stairs \u2028","format":1}"#
+        let bytes = Array((old + "\n").utf8)
+        let save = try SaveData.decode(bytes)
+        #expect(
+            save
+                == SaveData(
+                    adventureID: "escape-from-blindness",
+                    completed: ["corridor", "cellar/door"],
+                    current: "stairs \u{2028}"
+                )
+        )
+        #expect(save.encoded() == bytes)
+        let finished = Array(#"{"adventure":"a","completed":[],"current":null,"format":1}"#.utf8) + [0x0A]
+        #expect(try SaveData.decode(finished).encoded() == finished)
+    }
+
     @Test func theDirectoryIsPrivateAndNoTemporaryFileIsLeft() throws {
         let directory = try TemporaryDirectory()
         let store = FileSaveStore(path: directory.path + "/new/progress.json")

@@ -1,4 +1,5 @@
 public import EscapeCore
+public import EscapeJSON
 
 /// A request id: whatever the client chose, a string or an integer, echoed back as `replyTo`.
 public enum RequestID: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import EscapeCore
+import EscapeJSON
 
 /// Turns one framed line into a request, or into the error the protocol answers it with.
 public enum CommandDecoder {
@@ -228,6 +229,8 @@ private struct Fields {
                 throw ProtocolError(.invalidParams, "\(name) must be \(bound)", field: name)
             }
             return value
+        case .uint:
+            throw ProtocolError(.invalidParams, "\(name) is out of range", field: name)
         case .double(let value) where value.rounded() == value:
             throw ProtocolError(.invalidParams, "\(name) is out of range", field: name)
         case .some(let other): throw mismatch(name, "an integer", other)

@@ -1,4 +1,5 @@
 public import EscapeCore
+public import EscapeJSON
 
 /// Writes game commands in their wire form, as a client would send them (used for valid actions).
 public enum CommandEncoder {

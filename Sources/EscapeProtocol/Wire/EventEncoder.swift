@@ -1,4 +1,5 @@
 import EscapeCore
+public import EscapeJSON
 
 /// Writes events in their wire form: one JSON object per line, keys sorted.
 public enum EventEncoder {

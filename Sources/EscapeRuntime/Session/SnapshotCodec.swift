@@ -1,6 +1,6 @@
 package import EscapeCore
+import EscapeJSON
 package import EscapeProtocol
-import Foundation
 
 /// What a snapshot blob holds: the engine's state and the session's numbering, for one adventure.
 package struct SessionSnapshot: Codable, Sendable, Hashable {
@@ -45,13 +45,16 @@ package enum SnapshotCodec {
     private static let prefix = "efb-snapshot-1."
 
     /// The blob of `snapshot`.
+    ///
+    /// The JSON is spelled as Foundation's JSON encoder with `.sortedKeys` spelled it when it wrote
+    /// the blobs, so a state gives the very same blob as before (transcripts and saved blobs hold them).
     package static func encode(_ snapshot: SessionSnapshot) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(snapshot) else {
+        guard let value = try? JSONValueEncoder().encode(snapshot) else {
             preconditionFailure("the engine's state always encodes")
         }
-        return prefix + data.base64EncodedString() + "." + checksum(data)
+        var bytes: [UInt8] = []
+        JSONWriter.write(value, into: &bytes, style: .jsonEncoder)
+        return prefix + Base64.encode(bytes) + "." + checksum(bytes)
     }
 
     /// Reads a blob back, or refuses it with `bad_snapshot`.
@@ -63,13 +66,14 @@ package enum SnapshotCodec {
             throw refusal("it is not a snapshot of this engine's format \(format)")
         }
         let parts = blob.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let data = Data(base64Encoded: String(parts[0])) else {
+        guard parts.count == 2, let bytes = Base64.decode(parts[0]) else {
             throw refusal("it is not a complete snapshot")
         }
-        guard checksum(data) == parts[1] else { throw refusal("its checksum does not match: it was altered") }
+        guard checksum(bytes) == parts[1] else { throw refusal("its checksum does not match: it was altered") }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw refusal("its content cannot be read") }
         let payload: SessionSnapshot
         do {
-            payload = try JSONDecoder().decode(SessionSnapshot.self, from: data)
+            payload = try JSONValueDecoder().decode(SessionSnapshot.self, from: try JSONReader.read(bytes))
         } catch {
             throw refusal("its content cannot be read")
         }
@@ -85,9 +89,9 @@ package enum SnapshotCodec {
     }
 
     /// FNV-1a, 64 bits, in hex: catches a blob changed by accident or by hand.
-    private static func checksum(_ data: Data) -> String {
+    private static func checksum(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }

@@ -1,4 +1,4 @@
-import EscapeProtocol
+import EscapeJSON
 import Testing
 
 struct JSONReaderTests {
@@ -53,6 +53,15 @@ struct JSONReaderTests {
 
     @Test func bigIntegersBecomeDoubles() throws {
         #expect(try read("123456789012345678901234567890") == .double(1.2345678901234568e29))
+        #expect(try read("18446744073709551616") == .double(18_446_744_073_709_551_616))
+    }
+
+    @Test func keepsUnsignedIntegersAboveIntMaxExact() throws {
+        #expect(try read("18446744073709551615") == .uint(.max))
+        #expect(try read("9223372036854775808") == .uint(9_223_372_036_854_775_808))
+        #expect(try read("9223372036854775807") == .int(.max))
+        #expect(try read("-9223372036854775808") == .int(.min))
+        #expect(try read("-9223372036854775809") == .double(-9.223_372_036_854_775_808e18))
     }
 }
 
@@ -64,6 +73,18 @@ struct JSONWriterTests {
     @Test func escapesLineSeparatorsAndControls() {
         let text = JSONWriter.string(.string("a\u{2028}b\u{2029}c\u{85}d\u{0}e\u{7F}\t\"\\/é"))
         #expect(text == #""a\u2028b\u2029c\u0085d\u0000e\u007f\t\"\\/é""#)
+    }
+
+    @Test func writesTheWayJSONEncoderDoesInItsStyle() {
+        let text = JSONWriter.string(.string("a/b\u{8}\u{C}\u{1}\u{7F}\u{2028}\u{85}é"), style: .jsonEncoder)
+        #expect(text == #""a\/b\b\f\u0001\#u{7F}\#u{2028}\#u{85}é""#)
+        #expect(JSONWriter.string(.string("a/b\u{8}"), style: .wire) == #""a/b\u0008""#)
+        #expect(JSONWriter.string([.double(3), .double(-0.0), .double(0.5)], style: .jsonEncoder) == "[3,-0,0.5]")
+        #expect(JSONWriter.string([.double(3), .double(0.5)], style: .wire) == "[3.0,0.5]")
+        #expect(
+            JSONWriter.string(["\u{212B}": 1, "\u{D0}": 2], style: .jsonEncoder) == "{\"\u{D0}\":2,\"\u{212B}\":1}"
+        )
+        #expect(JSONWriter.string(.uint(.max)) == "18446744073709551615")
     }
 
     @Test func whatItWritesReadsBackTheSame() throws {

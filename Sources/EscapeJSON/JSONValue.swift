@@ -6,8 +6,12 @@ public enum JSONValue: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number without fraction or exponent that fits in 64 bits.
+    /// A number without fraction or exponent that fits in a signed 64-bit integer.
     case int(Int)
+    /// A number without fraction or exponent above `Int.max` that fits in an unsigned 64-bit integer.
+    ///
+    /// Only such numbers take this case, so each integer has one spelling: `5` is always `.int(5)`.
+    case uint(UInt64)
     /// Any other finite number.
     case double(Double)
     /// A string.
@@ -22,7 +26,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: "null"
         case .bool: "boolean"
-        case .int, .double: "number"
+        case .int, .uint, .double: "number"
         case .string: "string"
         case .array: "array"
         case .object: "object"

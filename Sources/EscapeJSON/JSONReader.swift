@@ -27,7 +27,7 @@ public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// A strict RFC 8259 reader over UTF-8 bytes.
 ///
-/// It differs from Foundation's `JSONDecoder` where the protocol needs it to: a duplicate key, a lone
+/// It differs from Foundation's JSON decoder where the protocol needs it to: a duplicate key, a lone
 /// surrogate, an over-deep nesting and an out-of-range number each get their own error instead of
 /// being accepted quietly or reported as a type mismatch, and integers keep their exact value.
 /// The input must already be valid UTF-8 (the line framer checks).
@@ -281,7 +281,10 @@ public struct JSONReader {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let value = Int(text) { return .int(value) }
+        if isInteger {
+            if let value = Int(text) { return .int(value) }
+            if let value = UInt64(text) { return .uint(value) }
+        }
         guard let value = Double(text), value.isFinite else {
             throw JSONReadError(kind: .numberOutOfRange, offset: start, detail: "number out of range")
         }
