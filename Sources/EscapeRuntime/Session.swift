@@ -82,6 +82,9 @@ public final class Session {
             var message = "the save (\(store.location)) could not be read: \(error); a new game starts"
             do {
                 if let aside = try store.moveAside() { message += " and the old file was kept as \(aside)" }
+            } catch .locked {
+                message += "; the file was left untouched because another game holds it, so saving is off"
+                savesEnabled = false
             } catch {
                 message += "; it could not be moved aside (\(error)), so saving is off"
                 savesEnabled = false
