@@ -88,6 +88,8 @@ let package = Package(
             dependencies: ["EscapeCore", "EscapeProtocol", "EscapeContent", "EscapeSaves", "EscapeRuntime"],
             swiftSettings: strictSettings
         ),
+        // Helpers every test target shares: the built efb, running it, draining pipes, waiting for conditions.
+        .target(name: "EscapeTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeCoreTests",
             dependencies: ["EscapeCore", "EscapeContent"],
@@ -108,19 +110,23 @@ let package = Package(
             name: "EscapeBrailleTests",
             dependencies: [
                 "EscapeBraille", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
-                .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
+                "EscapeTestSupport", .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EscapeRuntimeTests",
-            dependencies: ["EscapeCore", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb"],
+            dependencies: [
+                "EscapeCore", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb",
+                "EscapeTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EscapeConsoleTests",
             dependencies: [
                 "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+                "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ struct BrlAPIFaultTests {
         let number = try VirtualDisplay.freeBrlapiNumber()
         let peer = try BrlAPIFaultPeer(mode: mode, port: 4101 + number)
         defer { peer.stop() }
-        let game = try BrailleGame(host: "127.0.0.1:\(number)", arguments: ["--memory-save"])
+        let game = try brailleGame(host: "127.0.0.1:\(number)", arguments: ["--memory-save"])
         defer { game.stop() }
 
         // Three failed connections in a row: the game survived the first two and tried again.
@@ -34,34 +35,24 @@ struct BrlAPIFaultTests {
 /// Tests/BrlAPIPeer/brlapi_fault_peer.py: a BrlAPI server that fails every client after connecting it.
 final class BrlAPIFaultPeer: @unchecked Sendable {
     private let process = Process()
-    private let printed = Locked("")
+    private let printed: Drained
 
     /// Starts the peer on the loopback `port` and waits until it listens.
     init(mode: String, port: Int) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("BrlAPIPeer/brlapi_fault_peer.py")
+        let script = packageRoot.appendingPathComponent("Tests/BrlAPIPeer/brlapi_fault_peer.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            ProcessInfo.processInfo.environment["EFB_PYTHON"] ?? "python3", script.path, mode, "\(port)",
-        ]
+        process.arguments = [pythonCommand, script.path, mode, "\(port)"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let reader = pipe.fileHandleForReading
-        Thread.detachNewThread { [printed] in
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
+        printed = Pipe.drain(pipe)
         do {
             try waitUntil(timeout: 15, "the BrlAPI peer to listen") {
                 output.contains("listening") || !process.isRunning
             }
-            guard output.contains("listening") else { throw Failure("the BrlAPI peer did not start: \(output)") }
+            guard output.contains("listening") else { throw TestFailure("the BrlAPI peer did not start: \(output)") }
         } catch {
             stop()
             throw error
@@ -69,7 +60,7 @@ final class BrlAPIFaultPeer: @unchecked Sendable {
     }
 
     /// What the peer printed so far.
-    var output: String { printed.withLock { $0 } }
+    var output: String { printed.text }
 
     func stop() {
         guard process.isRunning else { return }

@@ -1,5 +1,6 @@
 import EscapeProtocol
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -35,28 +36,17 @@ import Testing
         let save = directory.appendingPathComponent("progress.json").path
 
         // The first game stays open on its standard input.
-        let first = Process()
-        first.executableURL = Support.executable
-        first.arguments = ["pipe", "--seed", "1", "--clock", "virtual", "--save", save]
-        let input = Pipe()
-        let output = Pipe()
-        first.standardInput = input
-        first.standardOutput = output
-        first.standardError = FileHandle.nullDevice
-        try first.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            first.waitUntilExit()
-        }
+        let first = try RunningEFB(["pipe", "--seed", "1", "--clock", "virtual", "--save", save])
+        defer { first.finish() }
         // Once its hello is out it holds the lock.
-        _ = output.fileHandleForReading.availableData
+        try first.waitForOutput(containing: "\n")
 
-        let refused = try Support.run(["pipe", "--clock", "virtual", "--save", save], input: [])
+        let refused = try runEFB(["pipe", "--clock", "virtual", "--save", save], input: [])
         #expect(refused.status == 75)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.contains("another game is already playing with the save"))
 
-        let readOnly = try Support.run(
+        let readOnly = try runEFB(
             ["pipe", "--clock", "virtual", "--save", save, "--read-only-save"],
             input: Array(#"{"type":"escape","id":1}"#.utf8) + [10]
         )
@@ -74,25 +64,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let save = directory.appendingPathComponent("progress.json").path
 
-        // The first game holds the save; then its file gets damaged.
-        let first = Process()
-        first.executableURL = Support.executable
-        first.arguments = ["pipe", "--seed", "1", "--clock", "virtual", "--save", save]
-        let input = Pipe()
-        let output = Pipe()
-        first.standardInput = input
-        first.standardOutput = output
-        first.standardError = FileHandle.nullDevice
-        try first.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            first.waitUntilExit()
-        }
-        _ = output.fileHandleForReading.availableData
+        // The first game holds the save once its hello is out; then its file gets damaged.
+        let first = try RunningEFB(["pipe", "--seed", "1", "--clock", "virtual", "--save", save])
+        defer { first.finish() }
+        try first.waitForOutput(containing: "\n")
         let damaged = Data([0xFF, 0x00, 0x7B, 0x13, 0x37])
         try damaged.write(to: URL(fileURLWithPath: save))
 
-        let second = try Support.run(
+        let second = try runEFB(
             ["pipe", "--clock", "virtual", "--save", save, "--read-only-save"],
             input: Array(#"{"type":"quit","id":1}"#.utf8) + [10]
         )
