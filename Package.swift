@@ -92,6 +92,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Helpers every test target shares: the built efb, running it, draining pipes, waiting for conditions.
+        .target(name: "EscapeTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeCoreTests",
             dependencies: ["EscapeCore", "EscapeContent"],
@@ -113,7 +115,7 @@ let package = Package(
             name: "EscapeBrailleTests",
             dependencies: [
                 "EscapeBraille", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
-                .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
+                "EscapeTestSupport", .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -121,6 +123,7 @@ let package = Package(
             name: "EscapeRuntimeTests",
             dependencies: [
                 "EscapeCore", "EscapeJSON", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb",
+                "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -128,6 +131,7 @@ let package = Package(
             name: "EscapeConsoleTests",
             dependencies: [
                 "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+                "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
         ),

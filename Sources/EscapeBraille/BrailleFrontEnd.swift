@@ -53,6 +53,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private var requestNumber = 0
     private var toldWaiting = false
     private var everConnected = false
+    private var toldConnected = false
     /// What the front end has to tell the session at its next service (the display went or came back).
     private var queued: [SessionInput] = []
 
@@ -163,6 +164,13 @@ public final class BrailleFrontEnd: FrontEnd {
         }
         everConnected = true
         backoff = options.reconnectInitial
+        if display?.size.cells ?? 0 > 0 { logConnected() }
+    }
+
+    /// Tells the terminal the game is on the display, once its size is known.
+    private func logConnected() {
+        guard !toldConnected else { return }
+        toldConnected = true
         log("Connected to BRLTTY (\(view.size)); the game is on the display.")
     }
 
@@ -171,7 +179,9 @@ public final class BrailleFrontEnd: FrontEnd {
         self.display = display
         view.size = usable(display.size)
         lastFrame = nil
-        nextSizeCheck = clock.now() + options.sizeCheckInterval
+        // A display BRLTTY has not heard from yet reports no cells: look again soon.
+        let interval = display.size.cells > 0 ? options.sizeCheckInterval : min(100, options.sizeCheckInterval)
+        nextSizeCheck = clock.now() + interval
     }
 
     private func reconnect() {
@@ -206,6 +216,7 @@ public final class BrailleFrontEnd: FrontEnd {
                 view.size = usable(size)
                 lastFrame = nil
             }
+            if size.cells > 0 { logConnected() } else { nextSizeCheck = now + min(100, options.sizeCheckInterval) }
         } catch {
             lose(error)
         }

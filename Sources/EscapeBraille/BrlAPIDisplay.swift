@@ -26,6 +26,46 @@ public struct BrlAPIConnector: BrailleConnector {
     }
 }
 
+/// The memory of one BrlAPI handle with its open connection: the one owner that closes and frees it.
+///
+/// It cannot be copied, so exactly one value frees the handle, once, when it ends: however the
+/// display that holds it ends, also when the display's initializer throws after it was made.
+struct BrlAPIHandle: ~Copyable {
+    /// The handle, for the `brlapi__` calls.
+    let pointer: OpaquePointer
+    /// The connection's socket (`brlapi__openConnection`'s result).
+    let descriptor: Int32
+
+    /// Allocates a handle (`brlapi_getHandleSize`) and connects it (`brlapi__openConnection`).
+    ///
+    /// On failure the handle is freed here, before this value exists, so nothing else frees it.
+    init(host: String?, auth: String?) throws(BrailleError) {
+        guard let memory = malloc(efb_brlapi_handle_size()) else {
+            throw .failed(operation: "allocating a BrlAPI handle", message: "out of memory")
+        }
+        let handle = OpaquePointer(memory)
+        let descriptor = BrlAPIDisplay.withOptionalCString(host) { host in
+            BrlAPIDisplay.withOptionalCString(auth) { auth in
+                var settings = brlapi_connectionSettings_t(auth: auth, host: host)
+                return BrlAPIDisplay.retrying { brlapi__openConnection(handle, &settings, nil) }
+            }
+        }
+        guard descriptor >= 0 else {
+            let error = BrlAPIDisplay.lastError(operation: "connecting")
+            free(memory)
+            throw error
+        }
+        pointer = handle
+        self.descriptor = descriptor
+    }
+
+    /// Closes the connection (`brlapi__closeConnection`) and frees the handle.
+    deinit {
+        brlapi__closeConnection(pointer)
+        free(UnsafeMutableRawPointer(pointer))
+    }
+}
+
 /// One connection to BRLTTY, in tty mode on the root path.
 ///
 /// Every BrlAPI call of the game is here.
@@ -34,44 +74,26 @@ public struct BrlAPIConnector: BrailleConnector {
 /// failures later, as exceptions: the handler installed after connecting records them and the next
 /// call reports the connection lost instead of letting BrlAPI abort the process.
 final class BrlAPIDisplay: BrailleDisplay {
-    private let handle: OpaquePointer
-    private let descriptor: Int32
+    /// The connection; it closes and frees itself when this display ends.
+    private let connection: BrlAPIHandle
     private(set) var size: DisplaySize
 
+    /// Connects and enters tty mode.
+    ///
+    /// Nothing here closes or frees the handle: when a step after connecting fails, the display ends
+    /// and ``BrlAPIHandle`` closes and frees it, once.
     init(host: String?, auth: String?) throws(BrailleError) {
-        guard let memory = malloc(efb_brlapi_handle_size()) else {
-            throw .failed(operation: "allocating a BrlAPI handle", message: "out of memory")
-        }
-        let handle = OpaquePointer(memory)
-        self.handle = handle
         _ = efb_brlapi_take_exception()
-        let descriptor = Self.withOptionalCString(host) { host in
-            Self.withOptionalCString(auth) { auth in
-                var settings = brlapi_connectionSettings_t(auth: auth, host: host)
-                return Self.retrying { brlapi__openConnection(handle, &settings, nil) }
-            }
-        }
-        guard descriptor >= 0 else {
-            let error = Self.lastError(operation: "connecting")
-            free(memory)
-            throw error
-        }
-        self.descriptor = descriptor
+        let connection = try BrlAPIHandle(host: host, auth: auth)
+        efb_brlapi_install_exception_handler(connection.pointer)
+        self.connection = connection
         size = DisplaySize(columns: 0)
-        efb_brlapi_install_exception_handler(handle)
-        do {
-            try enterTtyMode()
-        } catch {
-            brlapi__closeConnection(handle)
-            free(memory)
-            throw error
-        }
+        try enterTtyMode()
     }
 
-    deinit {
-        brlapi__closeConnection(handle)
-        free(UnsafeMutableRawPointer(handle))
-    }
+    private var handle: OpaquePointer { connection.pointer }
+
+    private var descriptor: Int32 { connection.descriptor }
 
     var fileDescriptor: Int32? { descriptor }
 
@@ -157,7 +179,7 @@ final class BrlAPIDisplay: BrailleDisplay {
     }
 
     /// Runs a BrlAPI call again while it fails because a signal interrupted it.
-    private static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    fileprivate static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
         while true {
             let result = call()
             if result < 0, efb_brlapi_errno() == Int32(BRLAPI_ERROR_LIBCERR.rawValue),
@@ -169,7 +191,7 @@ final class BrlAPIDisplay: BrailleDisplay {
         }
     }
 
-    private static func lastError(operation: String) -> BrailleError {
+    fileprivate static func lastError(operation: String) -> BrailleError {
         var buffer = [CChar](repeating: 0, count: 256)
         efb_brlapi_strerror(&buffer, buffer.count)
         let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -190,7 +212,7 @@ final class BrlAPIDisplay: BrailleDisplay {
         }
     }
 
-    private static func withOptionalCString<Result>(
+    fileprivate static func withOptionalCString<Result>(
         _ string: String?,
         _ body: (UnsafePointer<CChar>?) -> Result
     ) -> Result {

@@ -10,6 +10,9 @@ import Darwin
 ///
 /// Each save writes a temporary file beside the target, flushes it to disk, renames it over the
 /// target and flushes the directory. The directory is created with user-only permissions.
+///
+/// Only the holder of the save's lock changes the file: ``save(_:)`` and ``moveAside()`` take the lock
+/// first (see ``acquire()``) and refuse with ``SaveError/locked(path:)`` while another game holds it.
 public final class FileSaveStore: SaveStore {
     /// The save file.
     public let path: String
@@ -78,8 +81,12 @@ public final class FileSaveStore: SaveStore {
         return try SaveData.decode(bytes)
     }
 
-    /// Writes `data` atomically.
+    /// Writes `data` atomically, holding the lock.
+    ///
+    /// - Throws: ``SaveError/locked(path:)`` while another game holds the save, which stays untouched;
+    ///   a ``SaveError/system(operation:path:errno:)`` when the lock or the file cannot be written.
     public func save(_ data: SaveData) throws(SaveError) {
+        try acquire()
         let directory = Self.directory(of: path)
         try SystemCalls.makeDirectories(directory, mode: 0o700)
         let temporary = "\(path).tmp-\(getpid())"
@@ -93,8 +100,13 @@ public final class FileSaveStore: SaveStore {
         try SystemCalls.syncDirectory(directory)
     }
 
-    /// Renames the save to `PATH.unreadable-N`, the first N not taken.
+    /// Renames the save to `PATH.unreadable-N`, the first N not taken, holding the lock.
+    ///
+    /// - Returns: Where the save went.
+    /// - Throws: ``SaveError/locked(path:)`` while another game holds the save, which stays where it
+    ///   is; a ``SaveError/system(operation:path:errno:)`` when the lock or the rename fails.
     public func moveAside() throws(SaveError) -> String? {
+        try acquire()
         var number = 1
         var target = "\(path).unreadable-\(number)"
         while access(target, F_OK) == 0 {

@@ -5,8 +5,12 @@ public protocol SaveStore: AnyObject {
     /// Reads the save, or returns `nil` when there is none yet.
     func load() throws(SaveError) -> SaveData?
     /// Replaces the save, all or nothing.
+    ///
+    /// Throws ``SaveError/locked(path:)``, touching nothing, while another game holds the save.
     func save(_ data: SaveData) throws(SaveError)
     /// Moves a damaged save out of the way, keeping it; returns where it went.
+    ///
+    /// Throws ``SaveError/locked(path:)``, touching nothing, while another game holds the save.
     func moveAside() throws(SaveError) -> String?
     /// Takes the save for this game, so a second game cannot overwrite it; taking it again is harmless.
     ///

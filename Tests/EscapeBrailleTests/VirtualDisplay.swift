@@ -1,3 +1,4 @@
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -60,18 +61,8 @@ final class VirtualDisplay: @unchecked Sendable {
         try process.run()
         brltty = process
         // BRLTTY says when its driver listens; probing the port would make the probe the display.
-        let ready = Locked(false)
-        let reader = errors.fileHandleForReading
-        Thread.detachNewThread {
-            var text = ""
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-                if text.contains("listening on") { ready.withLock { $0 = true } }
-            }
-        }
-        try waitUntil(timeout: 15, "BRLTTY to listen on port \(displayPort)") { ready.withLock { $0 } }
+        let said = Pipe.drain(errors)
+        try waitUntil(timeout: 20, "BRLTTY to listen on port \(displayPort)") { said.text.contains("listening on") }
         try connect(columns: columns, rows: rows)
     }
 
@@ -86,7 +77,7 @@ final class VirtualDisplay: @unchecked Sendable {
                 Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else { throw Failure("cannot connect to the virtual driver: errno \(errno)") }
+        guard result == 0 else { throw TestFailure("cannot connect to the virtual driver: errno \(errno)") }
         socket = descriptor
         state.withLock { $0 = State() }
         Thread.detachNewThread { [state] in
@@ -146,7 +137,9 @@ final class VirtualDisplay: @unchecked Sendable {
 
     /// Presses a key: a BRLTTY command name such as `LNDN`, `ROUTE 3` or `PASSCHAR 0x61`.
     ///
-    /// The driver takes one key per arrival, so two presses are at least 120 ms apart.
+    /// The driver takes one key per arrival, so two presses are at least 120 ms apart (BRLTTY reads the
+    /// driver every 40 ms, and two keys read at once lose the second). This is a rate, not a wait for an
+    /// effect: callers wait for what a key does with ``press(_:until:timeout:)``.
     func press(_ key: String) throws {
         let gap = 0.12 - Date().timeIntervalSince(lastPress)
         if gap > 0 { usleep(UInt32(gap * 1_000_000)) }
@@ -156,14 +149,14 @@ final class VirtualDisplay: @unchecked Sendable {
 
     /// Presses a key and waits until the display shows what `expected` accepts.
     @discardableResult
-    func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 5) throws -> String {
+    func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 10) throws -> String {
         try press(key)
         return try waitFor(timeout: timeout, "the display to change after \(key)", expected)
     }
 
     /// Waits until the display shows what `expected` accepts; returns it.
     @discardableResult
-    func waitFor(timeout: Double = 5, _ what: String, _ expected: @escaping (String) -> Bool) throws -> String {
+    func waitFor(timeout: Double = 10, _ what: String, _ expected: @escaping (String) -> Bool) throws -> String {
         var shown = ""
         do {
             try waitUntil(timeout: timeout, what) {
@@ -171,21 +164,21 @@ final class VirtualDisplay: @unchecked Sendable {
                 return expected(shown)
             }
         } catch {
-            throw Failure("\(error); the display shows \"\(text)\"; recently: \(history.suffix(5))")
+            throw TestFailure("\(error); the display shows \"\(text)\"; recently: \(history.suffix(5))")
         }
         return shown
     }
 
     /// Waits until the display starts with `prefix`.
     @discardableResult
-    func waitFor(prefix: String, timeout: Double = 5) throws -> String {
+    func waitFor(prefix: String, timeout: Double = 10) throws -> String {
         try waitFor(timeout: timeout, "the display to show \"\(prefix)\"") { $0.hasPrefix(prefix) }
     }
 
     private func send(_ line: String) throws {
         let bytes = Array((line + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw Failure("cannot write to the virtual driver: errno \(errno)") }
+        guard written == bytes.count else { throw TestFailure("cannot write to the virtual driver: errno \(errno)") }
     }
 
     // MARK: Ports and paths
@@ -195,7 +188,7 @@ final class VirtualDisplay: @unchecked Sendable {
         where FileManager.default.isExecutableFile(atPath: path) {
             return URL(fileURLWithPath: path)
         }
-        throw Failure("brltty is not installed: run scripts/install-deps")
+        throw TestFailure("brltty is not installed: run scripts/install-deps")
     }
 
     static var brlttyInstalled: Bool { (try? brlttyPath()) != nil }
@@ -221,7 +214,7 @@ final class VirtualDisplay: @unchecked Sendable {
                 bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
             }
         }
-        guard bound else { throw Failure("no free port: errno \(errno)") }
+        guard bound else { throw TestFailure("no free port: errno \(errno)") }
         return UInt16(bigEndian: address.sin_port)
     }
 
@@ -231,7 +224,7 @@ final class VirtualDisplay: @unchecked Sendable {
             let number = Int.random(in: 200..<20_000)
             if portIsFree(UInt16(4101 + number)) { return number }
         }
-        throw Failure("no free BrlAPI port")
+        throw TestFailure("no free BrlAPI port")
     }
 
     static func portIsFree(_ port: UInt16) -> Bool {
@@ -249,77 +242,9 @@ final class VirtualDisplay: @unchecked Sendable {
     }
 }
 
-/// A test failure with a message.
-struct Failure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
-func waitUntil(timeout: Double, _ what: String, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > deadline { throw Failure("timed out after \(timeout) s waiting for \(what)") }
-        usleep(20_000)
-    }
-}
-
-/// `efb braille` running against a virtual display, its standard error kept for the assertions.
-final class BrailleGame: @unchecked Sendable {
-    let process = Process()
-    private let errors = Locked("")
-
-    init(host: String, arguments: [String] = []) throws {
-        process.executableURL = efbExecutable
-        process.arguments =
-            ["braille", "--host", host, "--auth", "none", "--seed", "1", "--flash-time", "0"] + arguments
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let reader = pipe.fileHandleForReading
-        Thread.detachNewThread { [errors] in
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-    }
-
-    /// What efb wrote on standard error so far.
-    var standardError: String { errors.withLock { $0 } }
-
-    /// Stops the game as a service manager would: SIGTERM, then SIGKILL if it does not end in 5 s.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    deinit { stop() }
-}
-
-/// The built `efb` executable, next to the test bundle (or `$EFB_BINARY`).
-var efbExecutable: URL {
-    if let path = ProcessInfo.processInfo.environment["EFB_BINARY"] { return URL(fileURLWithPath: path) }
-    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efb")
-}
-
-/// A value shared between threads, behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
+/// `efb braille` against `host` without authorization, seeded, with flash messages shown until a key.
+func brailleGame(host: String, arguments: [String] = []) throws -> RunningEFB {
+    try RunningEFB(
+        ["braille", "--host", host, "--auth", "none", "--seed", "1", "--flash-time", "0"] + arguments
+    )
 }

@@ -1,5 +1,6 @@
 import EscapeConsole
 import EscapeRuntime
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -91,7 +92,7 @@ struct ConsoleFrontEndTests {
     }
 
     @Test func efbPlayNeverWritesJSON() throws {
-        let result = try Support.run(
+        let result = try runEFB(
             ["play", "--seed", "1", "--clock", "virtual", "--memory-save"],
             input: "n\nesc\nl\n\nwhere\nq\n"
         )
@@ -105,34 +106,24 @@ struct ConsoleFrontEndTests {
     }
 
     @Test func plainEfbIsStillThePipeWhenInputIsNotATerminal() throws {
-        let result = try Support.run(["--seed", "1", "--clock", "virtual", "--memory-save"], input: "")
+        let result = try runEFB(["--seed", "1", "--clock", "virtual", "--memory-save"], input: "")
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(#"{"adventure":"#))
     }
 
     @Test func aHintUnlockingIsWrittenWithoutBeingAsked() throws {
-        let process = Process()
-        process.executableURL = Support.executable
-        process.arguments = ["play", "--memory-save", "--hint-interval", "0.2"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = Pipe.drain(stdout)
-        stdin.fileHandleForWriting.write(Data("esc\nmagic\n".utf8))
-        let announced = Support.poll {
-            output.text.contains("Hint: A new hint is ready. Ask for it whenever you like.")
+        let game = try RunningEFB(["play", "--memory-save", "--hint-interval", "0.2"])
+        game.write(Array("esc\nmagic\n".utf8))
+        let announced = poll {
+            game.output.text.contains("Hint: A new hint is ready. Ask for it whenever you like.")
         }
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(announced, "\(output.text)")
-        #expect(process.terminationStatus == 0)
+        game.finish()
+        #expect(announced, "\(game.output.text)")
+        #expect(game.process.terminationStatus == 0)
     }
 
     @Test func speechRunsSpdSayAndSaysWhatIsMissingWhenItIsNot() throws {
-        let folder = try Support.temporaryFolder("speech")
+        let folder = try temporaryFolder("speech")
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("said")
         let fake = folder.appendingPathComponent("spd-say")
@@ -144,7 +135,7 @@ struct ConsoleFrontEndTests {
         environment["PATH"] = folder.path + ":/usr/bin:/bin"
         environment["EFB_TEST_SPEECH_LOG"] = log.path
         let arguments = ["play", "--seed", "1", "--clock", "virtual", "--memory-save", "--speech"]
-        let spoken = try Support.run(arguments, input: "n\nq\n", environment: environment)
+        let spoken = try runEFB(arguments, input: "n\nq\n", environment: environment)
         #expect(spoken.status == 0)
         #expect(spoken.stderr.isEmpty, "\(spoken.stderr)")
         func said() -> String {
@@ -155,11 +146,11 @@ struct ConsoleFrontEndTests {
         }
         // Each turn is one spd-say, started without waiting: the opening, the next item, the goodbye.
         let expected = ["--language\nen\n--\nEscape From Blindness\n", "2 of 3: You wake on cold stone.", "Goodbye."]
-        #expect(Support.poll { expected.allSatisfy { said().contains($0) } }, "\(said())")
+        #expect(poll { expected.allSatisfy { said().contains($0) } }, "\(said())")
         #expect(!said().contains("3. Continue, button"))
 
         environment["PATH"] = folder.appendingPathComponent("nothing-here").path
-        let silent = try Support.run(arguments, input: "q\n", environment: environment)
+        let silent = try runEFB(arguments, input: "q\n", environment: environment)
         #expect(silent.status == 0)
         #expect(silent.stderr == SpeechDispatcher.notInstalled + "\n")
         #expect(silent.stdout.hasSuffix("Goodbye.\n"))

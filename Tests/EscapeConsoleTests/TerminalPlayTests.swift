@@ -1,3 +1,4 @@
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct TerminalPlayTests {
     /// The command line, every path quoted for `sh`.
     private static func efb(_ arguments: String) -> String {
-        "'\(Support.executable.path.replacingOccurrences(of: "'", with: #"'\''"#))' \(arguments)"
+        "'\(efbExecutable.path.replacingOccurrences(of: "'", with: #"'\''"#))' \(arguments)"
     }
 
     /// The number the listing gives the button labelled `label`.

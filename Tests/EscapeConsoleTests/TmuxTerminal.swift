@@ -1,3 +1,4 @@
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -78,7 +79,7 @@ final class TmuxTerminal {
     @discardableResult
     func waitFor(_ texts: String..., seconds: Double = 20) throws -> [String] {
         var recent: [String] = []
-        let found = Support.poll(seconds: seconds) {
+        let found = poll(seconds: seconds) {
             recent = Array(lines().dropFirst(seen))
             return texts.allSatisfy { text in recent.contains { $0.contains(text) } }
         }
@@ -105,7 +106,7 @@ final class TmuxTerminal {
     /// It is started with `posix_spawn`, its output going to a file, and waited for with `waitpid`: the
     /// server that `new-session` forks inherits what the client holds, so neither a pipe's end nor
     /// Foundation's `Process`, which watches a descriptor the child inherits, would see the client finish.
-    /// A command that does not finish in 10 seconds is killed and reported.
+    /// A command that does not finish in 30 seconds is killed and reported.
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
         let file = folder.appendingPathComponent("output-\(UUID().uuidString)")
@@ -142,11 +143,11 @@ final class TmuxTerminal {
         let spawned = posix_spawn(&pid, tmux, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw Failure(description: "tmux could not be started (error \(spawned))") }
         var status: Int32 = 0
-        let finished = Support.poll(seconds: 10, interval: 0.002) { waitpid(pid, &status, WNOHANG) == pid }
+        let finished = poll(seconds: 30, interval: 0.002) { waitpid(pid, &status, WNOHANG) == pid }
         guard finished else {
             kill(pid, SIGKILL)
             waitpid(pid, &status, 0)
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) did not finish in 10 s")
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) did not finish in 30 s")
         }
         guard status == 0 else {
             throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed (wait status \(status))")

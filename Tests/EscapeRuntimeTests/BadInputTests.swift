@@ -3,6 +3,7 @@ import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct BadInputTests {
     /// `NN-what.EXPECTED`, where EXPECTED is the error code it must get, `accepted` (answered with no
     /// error) or `blank` (not answered at all).
     static let corpus: [(name: String, line: [UInt8], code: String?)] = {
-        let folder = Support.root.appendingPathComponent("Tests/BadInputCorpus")
+        let folder = packageRoot.appendingPathComponent("Tests/BadInputCorpus")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.sorted().compactMap { name in
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
@@ -58,7 +59,7 @@ struct BadInputTests {
         for sample in Self.corpus { input += sample.line + [0x0A] }
         input += Array(repeating: UInt8(ascii: "x"), count: 16 << 20) + [0x0A]
         input += Array("{\"type\":\"state\",\"id\":\"final\"}".utf8)  // no newline at the end
-        let result = try Support.run(["pipe", "--seed", "1", "--clock", "virtual", "--memory-save"], input: input)
+        let result = try runEFB(["pipe", "--seed", "1", "--clock", "virtual", "--memory-save"], input: input)
         #expect(result.status == 0)
         let events = try Support.events(result.stdout)
         let codes = events.compactMap { event -> String? in
@@ -129,38 +130,18 @@ struct BoundedMemoryTests {
     }
 
     @Test func aSixteenMebibyteLineIsNotKept() throws {
-        let process = Process()
-        process.executableURL = Support.executable
-        process.arguments = ["pipe", "--clock", "virtual", "--memory-save"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-        let reader = output.fileHandleForReading
-        func readUntil(_ marker: String) -> String {
-            var text = ""
-            while !text.contains(marker) {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
-            return text
-        }
-        input.fileHandleForWriting.write(Data(#"{"type":"ping","id":"before"}"#.utf8 + [10]))
-        _ = readUntil(#""replyTo":"before""#)
-        let baseline = try #require(peakMemory(of: process.processIdentifier))
+        let game = try RunningEFB(["pipe", "--clock", "virtual", "--memory-save"])
+        defer { game.finish() }
+        game.write(Array(#"{"type":"ping","id":"before"}"#.utf8) + [10])
+        try game.waitForOutput(containing: #""replyTo":"before""#)
+        let baseline = try #require(peakMemory(of: game.process.processIdentifier))
 
-        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
-        for _ in 0..<16 { input.fileHandleForWriting.write(chunk) }
-        input.fileHandleForWriting.write(Data([10] + #"{"type":"ping","id":"after"}"#.utf8 + [10]))
-        let answer = readUntil(#""replyTo":"after""#)
-        #expect(answer.contains(#""code":"line_too_long""#))
-        let peak = try #require(peakMemory(of: process.processIdentifier))
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<16 { game.write(chunk) }
+        game.write([10] + Array(#"{"type":"ping","id":"after"}"#.utf8) + [10])
+        try game.waitForOutput(containing: #""replyTo":"after""#)
+        #expect(game.output.text.contains(#""code":"line_too_long""#))
+        let peak = try #require(peakMemory(of: game.process.processIdentifier))
         // The framer keeps at most the 1 MiB limit of a line, and reads 64 KiB at a time.
         #expect(peak - baseline < 3 * 1024, "peak memory grew from \(baseline) KiB to \(peak) KiB")
     }

@@ -1,5 +1,6 @@
 import EscapeJSON
 import EscapeProtocol
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct EndToEndTests {
     @Test func theExecutablePlaysTheWholeGameAndEveryLineValidates() throws {
         let commands = try Array(Data(contentsOf: Support.examples.appendingPathComponent("full-game.commands.ndjson")))
-        let result = try Support.run(["pipe", "--seed", "1", "--clock", "virtual", "--memory-save"], input: commands)
+        let result = try runEFB(["pipe", "--seed", "1", "--clock", "virtual", "--memory-save"], input: commands)
         #expect(result.status == 0, "\(result.stderr)")
         let golden = try Array(Data(contentsOf: Support.examples.appendingPathComponent("full-game.transcript.ndjson")))
         #expect(result.stdout == golden)
@@ -35,13 +36,13 @@ struct EndToEndTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-validate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let good = Support.root.appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
+        let good = packageRoot.appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
         var text = try String(contentsOf: good, encoding: .utf8)
         text = text.replacingOccurrences(of: #""answer": "135""#, with: #""answer": "999""#)
         text = text.replacingOccurrences(of: #""id": "stones-count""#, with: #""id": "stones-memory""#)
         let broken = folder.appendingPathComponent("broken.json")
         try text.write(to: broken, atomically: true, encoding: .utf8)
-        let result = try Support.run(["validate", good.path, broken.path], input: [])
+        let result = try runEFB(["validate", good.path, broken.path], input: [])
         #expect(result.status == 1)
         #expect(String(decoding: result.stdout, as: UTF8.self).contains("en.json: ok (7 chapters, 25 levels"))
         #expect(
@@ -57,7 +58,7 @@ struct EndToEndTests {
             atomically: true,
             encoding: .utf8
         )
-        let typed = try Support.run(["validate", wrongType.path], input: [])
+        let typed = try runEFB(["validate", wrongType.path], input: [])
         #expect(typed.stderr.contains("type.json: $.chapters[0].levels[0].hints: expected an array"), "\(typed.stderr)")
     }
 
@@ -67,7 +68,7 @@ struct EndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("adventure.json")
         try Data(#"{"format":1}"#.utf8).write(to: file)
-        let result = try Support.run(["pipe", "--memory-save", "--adventure", file.path], input: [])
+        let result = try runEFB(["pipe", "--memory-save", "--adventure", file.path], input: [])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("adventure.json: $: missing required key"))
@@ -77,10 +78,10 @@ struct EndToEndTests {
 /// The fuzz corpus replayed through the fuzz target's own checks, as a regression test.
 @Suite struct FuzzCorpusTests {
     @Test func everyInputOfTheCorpusPlaysWithoutAFailure() throws {
-        let replayer = Support.executable.deletingLastPathComponent().appendingPathComponent("efb-fuzz")
+        let replayer = efbExecutable.deletingLastPathComponent().appendingPathComponent("efb-fuzz")
         let process = Process()
         process.executableURL = replayer
-        process.arguments = [Support.root.appendingPathComponent("Tests/FuzzCorpus").path]
+        process.arguments = [packageRoot.appendingPathComponent("Tests/FuzzCorpus").path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -99,7 +100,7 @@ struct EndToEndTests {
         for number in 0..<2000 {
             input += Array(#"{"type":"\#(gestures[number % gestures.count])","id":\#(number)}"#.utf8) + [10]
         }
-        let result = try Support.run(["pipe", "--clock", "virtual", "--memory-save"], input: input)
+        let result = try runEFB(["pipe", "--clock", "virtual", "--memory-save"], input: input)
         #expect(result.status == 0)
         let dones = try Support.events(result.stdout).filter { $0["type"] == "done" }
         #expect(dones.map { $0["replyTo"] } == (0..<2000).map { JSONValue.int($0) })

@@ -1,6 +1,7 @@
 import EscapeJSON
 import EscapeProtocol
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -36,28 +37,17 @@ import Testing
         let save = directory.appendingPathComponent("progress.json").path
 
         // The first game stays open on its standard input.
-        let first = Process()
-        first.executableURL = Support.executable
-        first.arguments = ["pipe", "--seed", "1", "--clock", "virtual", "--save", save]
-        let input = Pipe()
-        let output = Pipe()
-        first.standardInput = input
-        first.standardOutput = output
-        first.standardError = FileHandle.nullDevice
-        try first.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            first.waitUntilExit()
-        }
+        let first = try RunningEFB(["pipe", "--seed", "1", "--clock", "virtual", "--save", save])
+        defer { first.finish() }
         // Once its hello is out it holds the lock.
-        _ = output.fileHandleForReading.availableData
+        try first.waitForOutput(containing: "\n")
 
-        let refused = try Support.run(["pipe", "--clock", "virtual", "--save", save], input: [])
+        let refused = try runEFB(["pipe", "--clock", "virtual", "--save", save], input: [])
         #expect(refused.status == 75)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.contains("another game is already playing with the save"))
 
-        let readOnly = try Support.run(
+        let readOnly = try runEFB(
             ["pipe", "--clock", "virtual", "--save", save, "--read-only-save"],
             input: Array(#"{"type":"escape","id":1}"#.utf8) + [10]
         )
@@ -67,6 +57,38 @@ import Testing
         #expect(error?["code"] == .string("save_locked"))
         #expect(events.last?["type"] == .string("bye"))
         let validation = try Support.validate("events", readOnly.stdout)
+        #expect(validation.ok, "\(validation.report)")
+    }
+
+    @Test func aDamagedSaveAnotherGameHoldsIsLeftWhereItIs() throws {
+        let directory = try folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let save = directory.appendingPathComponent("progress.json").path
+
+        // The first game holds the save once its hello is out; then its file gets damaged.
+        let first = try RunningEFB(["pipe", "--seed", "1", "--clock", "virtual", "--save", save])
+        defer { first.finish() }
+        try first.waitForOutput(containing: "\n")
+        let damaged = Data([0xFF, 0x00, 0x7B, 0x13, 0x37])
+        try damaged.write(to: URL(fileURLWithPath: save))
+
+        let second = try runEFB(
+            ["pipe", "--clock", "virtual", "--save", save, "--read-only-save"],
+            input: Array(#"{"type":"quit","id":1}"#.utf8) + [10]
+        )
+        #expect(second.status == 0)
+        let errors = try Support.events(second.stdout).filter { $0["type"] == .string("error") }
+        #expect(errors.map { $0["code"] } == [.string("save_locked"), .string("save_unreadable")])
+        guard case .string(let message) = errors.last?["message"] else {
+            Issue.record("no save_unreadable message in \(errors)")
+            return
+        }
+        #expect(message.contains("left untouched because another game holds it"), "\(message)")
+        // The first game's file is where it was, as it was: nothing renamed it.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: save)) == damaged)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains { $0.contains("unreadable") }, "\(names)")
+        let validation = try Support.validate("events", second.stdout)
         #expect(validation.ok, "\(validation.report)")
     }
 }

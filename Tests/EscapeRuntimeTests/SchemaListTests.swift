@@ -1,4 +1,5 @@
 import EscapeCore
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 @Suite struct SchemaListTests {
     /// The schema's `$defs`.
     private func definitions() throws -> [String: Any] {
-        let data = try Data(contentsOf: Support.root.appendingPathComponent("Protocol/schema/event.schema.json"))
+        let data = try Data(contentsOf: packageRoot.appendingPathComponent("Protocol/schema/event.schema.json"))
         let schema = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(schema["$defs"] as? [String: Any])
     }

@@ -4,6 +4,7 @@ import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -12,10 +13,10 @@ import Testing
 @Suite struct SolverTests {
     /// The adventures to solve: the shipped ones in every locale, and the guide's example.
     static let files: [String] = {
-        let adventures = Support.root.appendingPathComponent("Sources/EscapeContent/Adventures")
+        let adventures = packageRoot.appendingPathComponent("Sources/EscapeContent/Adventures")
         let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: adventures.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted().map { adventures.appendingPathComponent($0).path }
-        return shipped + [Support.root.appendingPathComponent("docs/examples/lantern-room.json").path]
+        return shipped + [packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path]
     }()
 
     private struct Player {
@@ -72,7 +73,7 @@ import Testing
         let validation = try Support.validate("events", player.output)
         #expect(validation.ok, "\(validation.report)")
         // The same lines through the built efb's pipe give the same bytes.
-        let piped = try Support.run(
+        let piped = try runEFB(
             ["pipe", "--seed", "7", "--clock", "virtual", "--memory-save", "--adventure", file],
             input: player.input
         )

@@ -4,16 +4,13 @@ import EscapeJSON
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
 /// Paths and helpers shared by the runtime and end-to-end tests.
 enum Support {
-    /// The package's root folder.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    static let examples = root.appendingPathComponent("Protocol/examples")
+    static let examples = packageRoot.appendingPathComponent("Protocol/examples")
 
     static let adventure: Adventure = {
         do {
@@ -47,36 +44,6 @@ enum Support {
         return output
     }
 
-    /// The built `efb` executable, next to the test bundle.
-    static var executable: URL {
-        if let path = ProcessInfo.processInfo.environment["EFB_BINARY"] { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efb")
-    }
-
-    /// Runs `efb` with `arguments`, `input` on its standard input, and returns its output and status.
-    static func run(_ arguments: [String], input: [UInt8]) throws -> (stdout: [UInt8], stderr: String, status: Int32) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        // Standard error is drained to a file so neither pipe can fill up and block the engine.
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (Array(output), String(decoding: errors, as: UTF8.self), process.terminationStatus)
-    }
-
     /// Validates NDJSON against Protocol/ schemas with the independent Python validator.
     static func validate(_ kind: String, _ bytes: [UInt8]) throws -> (ok: Bool, report: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("efb-\(UUID().uuidString).ndjson")
@@ -85,8 +52,7 @@ enum Support {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            ProcessInfo.processInfo.environment["EFB_PYTHON"] ?? "python3",
-            root.appendingPathComponent("Protocol/tools/validate.py").path, kind, file.path,
+            pythonCommand, packageRoot.appendingPathComponent("Protocol/tools/validate.py").path, kind, file.path,
         ]
         let errors = Pipe()
         process.standardError = errors

@@ -3,6 +3,7 @@ import EscapeCore
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     static let adventure: Adventure = {
         do {
             return try AdventureLoader.load(
-                from: Support.root.appendingPathComponent("docs/examples/lantern-room.json")
+                from: packageRoot.appendingPathComponent("docs/examples/lantern-room.json")
             )
         } catch {
             fatalError("the example adventure must load: \(error)")

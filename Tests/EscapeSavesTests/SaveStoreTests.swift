@@ -60,7 +60,11 @@ struct SaveStoreTests {
         try store.save(data)
         let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/new")
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/new") == ["progress.json"])
+        // The save and the lock that saving takes; no temporary file.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path + "/new").sorted()
+                == ["progress.json", "progress.json.lock"]
+        )
     }
 
     @Test(
@@ -101,6 +105,29 @@ struct SaveStoreTests {
             #expect(try String(contentsOfFile: "\(path).unreadable-\(round)", encoding: .utf8) == "junk \(round)")
         }
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    /// `flock` locks an open file description: a second store in this process is refused as a second game is.
+    @Test func aStoreWithoutTheLockNeitherMovesAsideNorSaves() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/progress.json"
+        var holder: FileSaveStore? = FileSaveStore(path: path)
+        try holder?.acquire()
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: path))
+        let other = FileSaveStore(path: path)
+        #expect(throws: SaveError.locked(path: path)) { try other.moveAside() }
+        #expect(throws: SaveError.locked(path: path)) { try other.save(data) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "junk")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "progress.json", "progress.json.lock",
+            ]
+        )
+        // Once the holder is gone, the other store takes the lock and may change the file.
+        holder = nil
+        #expect(try other.moveAside() == "\(path).unreadable-1")
+        try other.save(data)
+        #expect(try other.load() == data)
     }
 
     @Test func anUnwritableLocationIsASystemError() throws {

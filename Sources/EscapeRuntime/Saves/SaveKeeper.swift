@@ -78,7 +78,7 @@ public final class SaveKeeper {
         } catch {
             var message = "the save (\(store.location)) could not be read: \(error); a new game starts"
             if locked {
-                message += "; the file is left untouched, since another game holds it"
+                message += "; the file was left untouched because another game holds it"
             } else {
                 do {
                     if let aside = try store.moveAside() { message += " and the old file was kept as \(aside)" }

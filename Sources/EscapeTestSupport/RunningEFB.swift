@@ -1,0 +1,72 @@
+package import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `efb` running in the background: its standard input a pipe the test writes to, its outputs drained.
+package final class RunningEFB: @unchecked Sendable {
+    /// The process.
+    package let process = Process()
+    /// Its standard output so far.
+    package let output: Drained
+    /// Its standard error so far.
+    package let errors: Drained
+    private let input = Pipe()
+
+    /// Starts `efb` with `arguments`.
+    package init(_ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = efbExecutable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = input
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        output = Pipe.drain(stdout)
+        errors = Pipe.drain(stderr)
+    }
+
+    /// What it wrote on standard error so far.
+    package var standardError: String { errors.text }
+
+    /// Writes `bytes` to its standard input.
+    package func write(_ bytes: [UInt8]) {
+        input.fileHandleForWriting.write(Data(bytes))
+    }
+
+    /// Closes its standard input, as the end of a client's commands.
+    package func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits until its standard output contains `text`.
+    package func waitForOutput(containing text: String, timeout: Double = 20) throws {
+        try waitUntil(timeout: timeout, "efb to write \(text)") { output.text.contains(text) || output.isEnded }
+        guard output.text.contains(text) else {
+            throw TestFailure("efb ended without writing \(text); it said: \(standardError)")
+        }
+    }
+
+    /// Closes its standard input and waits until it ends; stops it if it has not ended after `timeout` seconds.
+    package func finish(timeout: Double = 30) {
+        closeInput()
+        if !poll(seconds: timeout, until: { !process.isRunning }) { stop() }
+        process.waitUntilExit()
+    }
+
+    /// Stops it as a service manager would: SIGTERM, then SIGKILL if it has not ended after `timeout` seconds.
+    package func stop(timeout: Double = 10) {
+        defer { closeInput() }
+        guard process.isRunning else { return }
+        process.terminate()
+        if !poll(seconds: timeout, until: { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
