@@ -1,14 +1,6 @@
 public import EscapeProtocol
 public import EscapeRuntime
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The console: typed commands in, plain lines out, for a terminal and whatever screen reader reads it.
 ///
 /// A thin adapter for the ``EventLoop``: it frames what is typed into lines, lets a ``ConsoleDriver``
@@ -37,12 +29,9 @@ public final class ConsoleFrontEnd: FrontEnd {
     /// The longest line read, in bytes; commands and answers are short.
     static let maximumLineLength = 4096
 
-    private let input: Int32
+    private var input: LineInput
     private var driver = ConsoleDriver()
     private var writer: Writer
-    private var framer = LineFramer(maximumLineLength: ConsoleFrontEnd.maximumLineLength)
-    private var buffer = [UInt8](repeating: 0, count: 4096)
-    private var inputEnded = false
     private var gameOver = false
     /// Whether the terminal went away.
     public private(set) var isClosed = false
@@ -60,7 +49,7 @@ public final class ConsoleFrontEnd: FrontEnd {
         input: Int32 = 0,
         output: Int32 = 1
     ) {
-        self.input = input
+        self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
         self.writer = Writer(output: FileOutput(descriptor: output), options: options, speaker: speaker)
     }
 
@@ -68,23 +57,16 @@ public final class ConsoleFrontEnd: FrontEnd {
     public var context: ConsoleContext { driver.context }
 
     /// Standard input, until it ends.
-    public var descriptors: [Int32] { inputEnded ? [] : [input] }
+    public var descriptors: [Int32] { input.descriptors }
 
-    /// Reads what was typed (wraps `read`) and carries out each line.
+    /// Reads what was typed and carries out each line, with a prompt after each answer.
     public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
-        guard !inputEnded, readable.contains(input) else { return }
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
-        if count <= 0 {
-            inputEnded = true
-            if let frame = framer.finish() { enter(frame, submit: submit) }
-            submit(.endOfInput)
-            return
-        }
-        for frame in framer.feed(buffer[..<count]) {
+        guard !input.isEnded else { return }
+        for frame in input.read(readable: readable) {
             enter(frame, submit: submit)
             flush(now: now)
         }
+        if input.isEnded { submit(.endOfInput) }
     }
 
     /// Renders the events as lines.
@@ -95,7 +77,7 @@ public final class ConsoleFrontEnd: FrontEnd {
 
     /// Writes the prompt when the game waits for the player.
     public func flush(now: Int64) {
-        guard !isClosed, !inputEnded, !gameOver else { return }
+        guard !isClosed, !input.isEnded, !gameOver else { return }
         if !writer.prompt() { isClosed = true }
     }
 

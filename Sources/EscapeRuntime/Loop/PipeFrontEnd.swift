@@ -1,24 +1,13 @@
 public import EscapeProtocol
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The plain pipe: protocol lines in on one file descriptor, protocol lines out on another.
 ///
 /// It frames what it reads into lines and hands them to the session; the events of a whole burst of
 /// input are encoded as they come and written in one go before the loop waits again.
 public final class PipeFrontEnd: FrontEnd {
-    private let input: Int32
+    private var input: LineInput
     private let output: FileOutput
-    private var framer = LineFramer()
-    private var buffer = [UInt8](repeating: 0, count: 65_536)
     private var pending: [UInt8] = []
-    private var inputEnded = false
     /// Whether the output went away.
     public private(set) var isClosed = false
 
@@ -28,26 +17,19 @@ public final class PipeFrontEnd: FrontEnd {
     ///   - input: Where commands come from (standard input by default).
     ///   - output: Where events go (standard output by default).
     public init(input: Int32 = 0, output: Int32 = 1) {
-        self.input = input
+        self.input = LineInput(descriptor: input)
         self.output = FileOutput(descriptor: output)
     }
 
     /// Standard input, until it ends.
-    public var descriptors: [Int32] { inputEnded ? [] : [input] }
+    public var descriptors: [Int32] { input.descriptors }
 
-    /// Reads what is there (wraps `read`) and submits its lines; at the end of input, the last
-    /// unterminated line and then the end.
+    /// Reads what is there and submits its lines; at the end of input, the last unterminated line
+    /// and then the end.
     public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
-        guard !inputEnded, readable.contains(input) else { return }
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
-        if count <= 0 {
-            inputEnded = true
-            if let frame = framer.finish() { submit(.frame(frame)) }
-            submit(.endOfInput)
-            return
-        }
-        for frame in framer.feed(buffer[..<count]) { submit(.frame(frame)) }
+        guard !input.isEnded else { return }
+        for frame in input.read(readable: readable) { submit(.frame(frame)) }
+        if input.isEnded { submit(.endOfInput) }
     }
 
     /// Encodes the events, to be written at the next flush.
