@@ -42,8 +42,13 @@ public struct ConsoleContext: Sendable, Hashable {
             self.rotor = rotor
         case .game(.actions(let actions)):
             self.actions = actions
-        case .game(.announce), .game(.result), .game(.sound), .game(.ended), .game(.ambient), .progress, .error,
-            .done, .bye, .ended, .validActions, .snapshot:
+        case .game(.elementChanged(let element)):
+            if let index = screen?.elements.firstIndex(where: { $0.id == element.id }) {
+                screen?.elements[index] = element
+            }
+            if focus?.element.id == element.id { focus?.element = element }
+        case .game(.announce), .game(.result), .game(.sound), .game(.ended), .game(.ambient), .game(.timer),
+            .progress, .error, .done, .bye, .ended, .validActions, .snapshot, .idle:
             break
         }
     }

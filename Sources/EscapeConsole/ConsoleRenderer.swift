@@ -66,7 +66,7 @@ public struct ConsoleRenderer: Sendable {
             return [ConsoleLine("Goodbye.")]
         case .ended(let reason, _):
             return reason == .escaped ? [ConsoleLine("You escaped: the game is complete.", style: .correct)] : []
-        case .validActions, .snapshot:
+        case .validActions, .snapshot, .idle:
             return []
         }
     }
@@ -112,6 +112,13 @@ public struct ConsoleRenderer: Sendable {
             case .escaped: return [ConsoleLine("You escaped: the game is complete.", style: .correct)]
             case .quit, .eof: return []
             }
+        case .elementChanged(let element):
+            // Only the focused element is read out; the listing shows the others as they are now.
+            guard let focus = context.focus, focus.element.id == element.id else { return [] }
+            return [ConsoleLine(Self.focusLine(focus))]
+        case .timer:
+            // The time left is said by the announcements; the console has no clock to draw.
+            return []
         case .ambient:
             // A terminal plays no sounds; the chapter's heading says where the player is.
             return []
@@ -219,7 +226,7 @@ public struct ConsoleRenderer: Sendable {
             return [ConsoleLine(prefixed, style: .hint)]
         case .error:
             return [ConsoleLine("Error: " + text, style: .error)]
-        case .narrative, .feedback:
+        case .narrative, .feedback, .time:
             return [ConsoleLine(text)]
         }
     }

@@ -63,7 +63,11 @@ extension Engine {
                 magicTap: type(of: level.puzzle.content).magicTapTries
                     ? ScreenGesture(action: .tryPuzzle, label: messages.tryGesture ?? messages.hintGesture)
                     : ScreenGesture(action: .hint, label: messages.hintGesture),
-                escape: ScreenGesture(action: .menu, label: messages.menuGesture)
+                escape: ScreenGesture(action: .menu, label: messages.menuGesture),
+                hints: HintCount(
+                    total: level.hints.count,
+                    unlocked: options.hintsAtOnce ? level.hints.count : min(levelState.hintsNoticed, level.hints.count)
+                )
             )
         case .menu:
             return Screen(

@@ -37,7 +37,8 @@ extension Engine {
     public mutating func restore(_ snapshot: EngineSnapshot) throws(SnapshotMismatch) {
         try check(snapshot.state)
         state = snapshot.state
-        generation = snapshot.generation
+        // The state changed: the generation grows past both, it never goes back.
+        generation = max(generation, snapshot.generation) + 1
         lastAnnouncement = snapshot.lastAnnouncement
         keyNames = snapshot.keyNames
         timePressure = snapshot.timePressure

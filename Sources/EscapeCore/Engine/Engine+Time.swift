@@ -28,16 +28,16 @@ extension Engine {
         let remaining = Self.timeMarks(limit: limit)[levelState.timeAnnounced]
         levelState.timeAnnounced += 1
         replaceTop(.level(position, levelState))
-        generation += 1
         var effects: [Effect] = []
         let text: String
         switch remaining {
         case 0:
             // The torch is relit: the same level from its start, as if the player had just arrived.
             enter(.level(position, makeLevelState(at: position, now: time)))
-            let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .feedback)
+            generation += 1
+            let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .time)
             lastAnnouncement = said
-            return [.event(.sound(.torchOut)), .event(.announce(said))] + arrivalEffects()
+            return [.event(.sound(.torchOut)), .event(.announce(said))] + arrivalEffects() + timerEffects(now: time)
         case 60:
             effects.append(.event(.sound(.torchLastMinute)))
             text = messages.timeLeftOneMinute ?? ""
@@ -50,7 +50,7 @@ extension Engine {
             if remaining == 10 { effects.append(.event(.sound(.torchCountdown))) }
             text = Messages.format(messages.countdown ?? "", ["n": "\(remaining)"])
         }
-        let said = Announcement(text, priority: remaining <= 10 ? .assertive : .polite, category: .feedback)
+        let said = Announcement(text, priority: remaining <= 10 ? .assertive : .polite, category: .time)
         lastAnnouncement = said
         return effects + [.event(.announce(said))]
     }
@@ -63,7 +63,23 @@ extension Engine {
         if !on, case .level(let position, var levelState) = top.place, levelState.timed {
             levelState.timed = false
             replaceTop(.level(position, levelState))
-            generation += 1
         }
+    }
+
+    /// The torch's clock as it stands at `now`: on a timed level, or on the level a menu or the
+    /// assistive screen paused; `nil` elsewhere.
+    public func timer(now: Int64) -> TimerState? {
+        guard let frame = state.stack.first, case .level(let position, let levelState) = frame.place,
+            levelState.timed, let limit = level(at: position).timeLimit
+        else { return nil }
+        let paused = state.stack.count > 1
+        let elapsed = (paused ? state.pausedAt ?? now : now) - levelState.enteredAt
+        let limitMs = Int64(limit) * 1000
+        return TimerState(limitMs: limitMs, remainingMs: max(0, min(limitMs, limitMs - elapsed)), paused: paused)
+    }
+
+    /// The clock's state after arriving somewhere: started, paused or going on.
+    func timerEffects(now: Int64) -> [Effect] {
+        timer(now: now).map { [.event(.timer($0))] } ?? []
     }
 }

@@ -76,7 +76,9 @@ public struct Engine: Sendable {
                 )
             )
         }
-        return effects + arrivalEffects()
+        effects += arrivalEffects()
+        if case .level(_, let levelState) = top.place { effects += timerEffects(now: levelState.enteredAt) }
+        return effects
     }
 
     /// Applies a command.
@@ -98,7 +100,8 @@ public struct Engine: Sendable {
             break
         }
         let before = state
-        let focusBefore = focus
+        let screenBefore = screen
+        let focusBefore = focus(on: screenBefore)
         var effects: [Effect]
         do {
             effects = try perform(command, now: now)
@@ -106,7 +109,7 @@ public struct Engine: Sendable {
             state = before
             throw error
         }
-        effects += settle(after: before, focusBefore: focusBefore)
+        effects += settle(after: before, screenBefore: screenBefore, focusBefore: focusBefore, now: now)
         for case .event(.announce(let announcement)) in effects where announcement.category != .echo {
             lastAnnouncement = announcement
         }
@@ -137,7 +140,7 @@ public struct Engine: Sendable {
         guard case .level(let position, var levelState) = top.place else { return [] }
         levelState.hintsNoticed = unlockedHints(levelState, at: position, now: now)
         replaceTop(.level(position, levelState))
-        generation += 1
+        // News about hints changes nothing a gesture acts on: the generation stays.
         let announcement = Announcement(adventure.messages.hintReady, category: .hint)
         lastAnnouncement = announcement
         return [.event(.sound(.hint)), .event(.announce(announcement))]
@@ -189,11 +192,16 @@ public struct Engine: Sendable {
     /// Where the player stands, for `progress` events.
     public var progressSummary: ProgressSummary {
         let order = allPositions.map { level(at: $0).id }
+        var onScreen: LevelNumber?
+        if let frame = state.stack.first, case .level(let position, _) = frame.place {
+            onScreen = LevelNumber(chapter: position.chapter + 1, level: position.level + 1)
+        }
         return ProgressSummary(
             chapter: state.progress.current.map { $0.chapter + 1 },
             level: state.progress.current.map { $0.level + 1 },
             completed: order.filter { state.progress.completed.contains($0) },
-            total: order.count
+            total: order.count,
+            onScreen: onScreen
         )
     }
 
@@ -211,20 +219,53 @@ public struct Engine: Sendable {
 
     // MARK: - Settling a command
 
-    /// Adds what changed on screen after a command: a new screen and focus, or just the focus.
-    private mutating func settle(after before: GameState, focusBefore: FocusState) -> [Effect] {
+    /// Adds what changed on screen after a command: a new screen and focus; or the elements that
+    /// changed, then the focus if it moved.
+    ///
+    /// The generation grows when what a gesture acts on changed (the screen, the focus, an element,
+    /// a puzzle), not for the hint and clock bookkeeping.
+    private mutating func settle(
+        after before: GameState,
+        screenBefore: Screen,
+        focusBefore: FocusState,
+        now: Int64
+    ) -> [Effect] {
         guard state != before else { return [] }
-        generation += 1
+        if Self.gestureView(of: state) != Self.gestureView(of: before) { generation += 1 }
         if state.visits != before.visits {
-            var effects = ambienceEffects() + arrivalEffects()
+            var effects = ambienceEffects() + arrivalEffects() + timerEffects(now: now)
             if top.place == .end {
                 effects += [.event(.sound(.escaped)), .event(.ended(.escaped))]
             }
             return effects
         }
-        let now = focus
-        guard now != focusBefore else { return [] }
-        return now.element.id == focusBefore.element.id ? [.event(.focus(now))] : focusEffects(now)
+        let screen = screen
+        let focusNow = focus(on: screen)
+        guard focusNow != focusBefore || screen.elements != screenBefore.elements else { return [] }
+        var effects: [Effect] = []
+        for (old, new) in zip(screenBefore.elements, screen.elements) where old != new && old.id == new.id {
+            effects.append(.event(.elementChanged(new)))
+        }
+        if focusNow.element.id != focusBefore.element.id {
+            effects += focusEffects(focusNow)
+        } else if focusNow != focusBefore && focusNow.element == focusBefore.element {
+            // The same element, somewhere else in the list.
+            effects.append(.event(.focus(focusNow)))
+        }
+        return effects
+    }
+
+    /// What gestures act on: the screens, their focus and puzzles, and arrivals, without the hint and
+    /// clock bookkeeping of a level.
+    private static func gestureView(of state: GameState) -> [Frame] {
+        state.stack.map { frame in
+            guard case .level(let position, var levelState) = frame.place else { return frame }
+            levelState.enteredAt = 0
+            levelState.hintsHeard = 0
+            levelState.hintsNoticed = 0
+            levelState.timeAnnounced = 0
+            return Frame(place: .level(position, levelState), focus: frame.focus)
+        } + [Frame(place: .intro(page: state.visits))]
     }
 
     /// The chapter's ambient sound, when the player has just come into a chapter with another one.

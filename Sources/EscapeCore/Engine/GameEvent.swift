@@ -18,6 +18,8 @@ public enum AnnouncementCategory: String, Sendable, Hashable, CaseIterable, Coda
     case error
     /// The player's own input, repeated back.
     case echo
+    /// The time left on a timed level.
+    case time
 }
 
 /// Something said to the player.
@@ -123,6 +125,39 @@ public struct ProgressSummary: Sendable, Hashable {
     public var completed: [String]
     /// How many levels the adventure has.
     public var total: Int
+    /// The level on show (under the menu or the assistive screen too), 1-based; `nil` elsewhere.
+    public var onScreen: LevelNumber?
+}
+
+/// A level's place in the adventure, 1-based, as players count.
+public struct LevelNumber: Sendable, Hashable {
+    /// The chapter, from 1.
+    public var chapter: Int
+    /// The level within its chapter, from 1.
+    public var level: Int
+
+    /// Creates a level number.
+    public init(chapter: Int, level: Int) {
+        self.chapter = chapter
+        self.level = level
+    }
+}
+
+/// The torch's clock on a timed level, as the player would see it on a watch.
+public struct TimerState: Sendable, Hashable {
+    /// The level's time limit, in milliseconds.
+    public var limitMs: Int64
+    /// The time left, in milliseconds.
+    public var remainingMs: Int64
+    /// Whether the clock stands still (the menu or the assistive screen is over the level).
+    public var paused: Bool
+
+    /// Creates a timer state.
+    public init(limitMs: Int64, remainingMs: Int64, paused: Bool) {
+        self.limitMs = limitMs
+        self.remainingMs = remainingMs
+        self.paused = paused
+    }
 }
 
 /// How a game ended.
@@ -155,6 +190,10 @@ public enum GameEvent: Sendable, Hashable {
     case sound(SoundCue)
     /// The game reached its end.
     case ended(EndReason)
+    /// An element of the screen on show changed (its label, value or state) while the focus stayed.
+    case elementChanged(Element)
+    /// A timed level's clock started, stopped for a pause, or went on.
+    case timer(TimerState)
     /// A chapter's ambient sound, for a front end to loop until the next one.
     case ambient(Ambience)
 }

@@ -63,6 +63,8 @@ public struct Screen: Sendable, Hashable {
     public var magicTap: ScreenGesture?
     /// What escape does here, or `nil` when it does nothing.
     public var escape: ScreenGesture?
+    /// On a level: how many hints it has and how many the player has been told are unlocked.
+    public var hints: HintCount?
 
     /// Creates a screen.
     public init(
@@ -71,7 +73,8 @@ public struct Screen: Sendable, Hashable {
         title: String,
         elements: [Element],
         magicTap: ScreenGesture?,
-        escape: ScreenGesture?
+        escape: ScreenGesture?,
+        hints: HintCount? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -79,5 +82,20 @@ public struct Screen: Sendable, Hashable {
         self.elements = elements
         self.magicTap = magicTap
         self.escape = escape
+        self.hints = hints
+    }
+}
+
+/// A level's hints: how many there are, how many are unlocked.
+public struct HintCount: Sendable, Hashable {
+    /// How many hints the level has.
+    public var total: Int
+    /// How many of them the player has been told are unlocked.
+    public var unlocked: Int
+
+    /// Creates a count.
+    public init(total: Int, unlocked: Int) {
+        self.total = total
+        self.unlocked = unlocked
     }
 }

@@ -53,6 +53,8 @@ public enum Event: Sendable, Hashable {
     case validActions(screen: String, actions: [ValidAction])
     /// The whole state as an opaque blob, for `restore`.
     case snapshot(blob: String)
+    /// The end of a burst of events the engine sent on its own (protocol 1.1).
+    case idle
 }
 
 /// An event with the envelope fields every line carries.
@@ -65,12 +67,16 @@ public struct StampedEvent: Sendable, Hashable {
     public var generation: Int
     /// The event.
     public var event: Event
+    /// Whether the line is in protocol 1.1 words: every event says its generation, `progress` says
+    /// the level on screen.
+    public var isVersion1_1: Bool
 
     /// Creates a stamped event.
-    public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event) {
+    public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, isVersion1_1: Bool = false) {
         self.seq = seq
         self.replyTo = replyTo
         self.generation = generation
         self.event = event
+        self.isVersion1_1 = isVersion1_1
     }
 }

@@ -19,6 +19,13 @@ public enum EventEncoder {
     /// The event as a JSON object.
     public static func json(_ stamped: StampedEvent) -> JSONValue {
         var object = body(stamped.event, generation: stamped.generation)
+        if stamped.isVersion1_1 {
+            object["gen"] = .int(stamped.generation)
+            if case .progress(let summary, _) = stamped.event {
+                object["onScreen"] =
+                    summary.onScreen.map { ["chapter": .int($0.chapter), "level": .int($0.level)] } ?? .null
+            }
+        }
         object["seq"] = .int(stamped.seq)
         if let replyTo = stamped.replyTo { object["replyTo"] = replyTo.json }
         return .object(object)
@@ -77,13 +84,15 @@ public enum EventEncoder {
             ]
         case .snapshot(let blob):
             return ["type": "snapshot", "gen": .int(generation), "blob": .string(blob)]
+        case .idle:
+            return ["type": "idle", "gen": .int(generation)]
         }
     }
 
     private static func body(_ event: GameEvent, generation: Int) -> [String: JSONValue] {
         switch event {
         case .screen(let screen):
-            return [
+            var object: [String: JSONValue] = [
                 "type": "screen",
                 "gen": .int(generation),
                 "screen": .string(screen.id),
@@ -93,6 +102,10 @@ public enum EventEncoder {
                 "magicTap": json(screen.magicTap),
                 "escape": json(screen.escape),
             ]
+            if let hints = screen.hints {
+                object["hints"] = ["total": .int(hints.total), "unlocked": .int(hints.unlocked)]
+            }
+            return object
         case .focus(let focus):
             return [
                 "type": "focus",
@@ -138,6 +151,15 @@ public enum EventEncoder {
             return ["type": "sound", "name": "ambient", "loop": .string(ambience.name)]
         case .ended(let reason):
             return ["type": "ended", "reason": .string(reason.rawValue), "cutShort": .bool(reason != .escaped)]
+        case .elementChanged(let element):
+            return ["type": "elementChanged", "gen": .int(generation), "element": json(element)]
+        case .timer(let timer):
+            return [
+                "type": "timer",
+                "limitMs": .int(Int(timer.limitMs)),
+                "remainingMs": .int(Int(timer.remainingMs)),
+                "paused": .bool(timer.paused),
+            ]
         }
     }
 

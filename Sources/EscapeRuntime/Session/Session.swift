@@ -36,8 +36,12 @@ public struct Session: Sendable {
     private var queue: [SessionInput] = []
     /// What the input being handled asks for, in order.
     private var outbox: [SessionAction] = []
-    /// Whether the request being handled sent a focus (valid actions follow it) or an error.
+    /// Whether the request being handled sent an error.
     private var turn = Turn()
+    /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
+    public private(set) var dialect: Dialect = .v1_0
+    /// Whether `ended` was sent for the game on show (it escaped): a later `quit` does not repeat it.
+    private var endedSent = false
 
     /// Creates a session.
     ///
@@ -115,7 +119,9 @@ public struct Session: Sendable {
             open()
         case .time:
             if let pendingWait, clock.time >= pendingWait.until { resumeAfterWait() }
+            let before = outbox.count
             tick()
+            closeBurst(since: before)
         case .frame, .request, .requests:
             if pendingWait != nil {
                 queue.append(input)
@@ -127,6 +133,7 @@ public struct Session: Sendable {
             let message = "progress could not be saved (\(location)): \(error); the game goes on"
             emit(.error(ProtocolError(.saveFailed, message)), replyTo: nil)
             emit(progressEvent, replyTo: nil)
+            closeBurst(since: 0)
         case .endOfInput:
             // Nothing more will come: a pending wait ends now, and what arrived during it is answered.
             while pendingWait != nil {
@@ -229,12 +236,9 @@ public struct Session: Sendable {
         settle(replyTo: replyTo)
     }
 
-    /// Closes a request: valid actions when a focus was sent and the client wants them, then `done`.
+    /// Closes a request with its `done`.
     private mutating func settle(replyTo: RequestID?) {
         guard !isFinished else { return }
-        if turn.focusSent, client?.want.contains("validActions") == true {
-            emit(validActionsEvent, replyTo: replyTo)
-        }
         emit(.done, replyTo: replyTo)
     }
 
@@ -298,7 +302,7 @@ public struct Session: Sendable {
             let snapshot = SessionSnapshot(
                 engine: Self.engineVersion,
                 adventure: engine.adventure.id,
-                seq: sequence + 2,  // the snapshot event, then its done
+                seq: sequence + 2,  // the line after the snapshot event (its done, outside a batch)
                 clock: isVirtual ? clock.time : nil,
                 saved: savedProgress,
                 state: engine.snapshot
@@ -340,9 +344,13 @@ public struct Session: Sendable {
         perform(effects, replyTo: replyTo)
     }
 
-    /// Ends the session: `ended`, the `quit` request's `done`, and `bye`.
+    /// Ends the session: `ended` (unless the game on show already said it escaped), the `quit`
+    /// request's `done`, and `bye`.
     private mutating func end(_ reason: EndReason, replyTo: RequestID?, answering request: Bool = false) {
-        emit(.ended(reason: reason, cutShort: engine.screen.kind != .end), replyTo: replyTo)
+        let onEndScreen = engine.screen.kind == .end
+        if !(endedSent && onEndScreen) {
+            emit(.ended(reason: reason, cutShort: !onEndScreen), replyTo: replyTo)
+        }
         if request { emit(.done, replyTo: replyTo) }
         emit(.bye, replyTo: replyTo)
         isFinished = true
@@ -405,13 +413,22 @@ public struct Session: Sendable {
         .progress(engine.progressSummary, saved: writable && savedProgress == engine.progress)
     }
 
-    /// Turns the engine's effects into events and saves.
+    /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
+    /// actions follow when a focus was sent and the client wants them.
     private mutating func perform(_ effects: [Effect], replyTo: RequestID?) {
-        for effect in effects {
+        if engine.screen.kind != .end { endedSent = false }
+        var focusSent = false
+        for (index, effect) in effects.enumerated() {
             switch effect {
             case .event(.ended(let reason)):
                 emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
+                endedSent = true
             case .event(let event):
+                let focusFollows = effects[(index + 1)...].contains { if case .event(.focus) = $0 { true } else { false } }
+                guard let event = dialect.shape(event, focus: engine.focus, focusFollows: focusFollows) else {
+                    continue
+                }
+                if case .focus = event { focusSent = true }
                 emit(.game(event), replyTo: replyTo)
             case .save(let progress):
                 if writable {
@@ -421,17 +438,26 @@ public struct Session: Sendable {
                 emit(progressEvent, replyTo: replyTo)
             }
         }
+        if focusSent, client?.want.contains("validActions") == true { emit(validActionsEvent, replyTo: replyTo) }
+    }
+
+    /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1.
+    private mutating func closeBurst(since count: Int) {
+        guard dialect == .v1_1, outbox.count > count else { return }
+        emit(.idle, replyTo: nil)
     }
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
     private mutating func emit(_ event: Event, replyTo: RequestID?) {
         sequence += 1
-        let stamped = StampedEvent(seq: sequence, replyTo: replyTo, generation: engine.generation, event: event)
-        switch event {
-        case .game(.focus): turn.focusSent = true
-        case .error: turn.refused = true
-        case .hello, .game, .progress, .done, .bye, .ended, .validActions, .snapshot: break
-        }
+        let stamped = StampedEvent(
+            seq: sequence,
+            replyTo: replyTo,
+            generation: engine.generation,
+            event: event,
+            isVersion1_1: dialect == .v1_1
+        )
+        if case .error = event { turn.refused = true }
         if case .send(let events) = outbox.last {
             outbox[outbox.count - 1] = .send(events + [stamped])
         } else {
@@ -464,8 +490,6 @@ extension Session {
 
     /// What the request being handled has sent so far.
     private struct Turn: Sendable {
-        /// A focus event: valid actions follow the request when the client wants them.
-        var focusSent = false
         /// An error event: a run of typed requests stops.
         var refused = false
     }
@@ -486,5 +510,39 @@ extension Session {
     private struct Suspension: Sendable {
         var until: Int64
         var commands: [Command]
+    }
+}
+
+/// The protocol version a session speaks with its client, and how game events are worded in it.
+public enum Dialect: Sendable, Hashable {
+    /// Protocol 1.0: no `elementChanged`, `timer` or `idle`; a changed focused element is a second
+    /// `focus`; time announcements are `feedback`; `gen` only on the events that always had it.
+    case v1_0
+    /// Protocol 1.1.
+    case v1_1
+
+    /// A game event as this protocol version says it, or `nil` when it has no word for it.
+    ///
+    /// - Parameters:
+    ///   - event: The engine's event.
+    ///   - focus: The focus after the command.
+    ///   - focusFollows: Whether the command's effects move the focus after this event.
+    func shape(_ event: GameEvent, focus: FocusState, focusFollows: Bool) -> GameEvent? {
+        guard self == .v1_0 else { return event }
+        switch event {
+        case .elementChanged(let element):
+            // 1.0 told only of the focused element, by sending its focus again.
+            return element.id == focus.element.id && !focusFollows ? .focus(focus) : nil
+        case .timer:
+            return nil
+        case .announce(var announcement):
+            if announcement.category == .time { announcement.category = .feedback }
+            return .announce(announcement)
+        case .screen(var screen):
+            screen.hints = nil
+            return .screen(screen)
+        case .focus, .rotor, .actions, .result, .sound, .ended, .ambient:
+            return event
+        }
     }
 }

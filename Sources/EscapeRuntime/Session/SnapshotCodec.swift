@@ -10,7 +10,7 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
     package var engine: String
     /// The adventure it belongs to.
     package var adventure: String
-    /// The `seq` of the `done` that settled the `snapshot` command.
+    /// The `seq` just after the snapshot event: its `done`, when the command was not in a batch.
     package var seq: Int
     /// The virtual clock's time, or `nil` on the real clock.
     package var clock: Int64?
