@@ -53,7 +53,9 @@ struct GameOptions: ParsableArguments {
     ///
     /// - Throws: `ExitCode(65)` when the adventure cannot be played and `ExitCode(75)` when another game
     ///   holds the save (unless `--read-only-save`), each after a plain message on standard error.
-    func makeHost() throws -> SessionHost {
+    /// - Parameter whenLocked: What to do when another game holds the save; `nil` follows
+    ///   `--read-only-save` (refuse without it).
+    func makeHost(whenLocked: SaveKeeper.WhenLocked? = nil) throws -> SessionHost {
         let environment = ProcessInfo.processInfo.environment
         let story: Adventure
         do {
@@ -74,7 +76,7 @@ struct GameOptions: ParsableArguments {
         let keeper = SaveKeeper(store: store)
         let startup: SaveStartup
         do {
-            startup = try keeper.open(for: story, whenLocked: readOnlySave ? .readOnly : .refuse)
+            startup = try keeper.open(for: story, whenLocked: whenLocked ?? (readOnlySave ? .readOnly : .refuse))
         } catch {
             let message = """
                 efb: another game is already playing with the save (\(store.location)).
@@ -99,11 +101,16 @@ struct GameOptions: ParsableArguments {
     ///
     /// - Parameters:
     ///   - clock: The front end's clock (the loop's), when the front end keeps time of its own.
+    ///   - whenLocked: What to do when another game holds the save (see ``makeHost(whenLocked:)``).
     ///   - makeFrontEnd: The front end, made once the game is ready.
-    /// - Throws: What ``makeHost()`` throws.
-    func play(clock: any GameClock = MonotonicClock(), frontEnd makeFrontEnd: () -> any FrontEnd) throws {
+    /// - Throws: What ``makeHost(whenLocked:)`` throws.
+    func play(
+        clock: any GameClock = MonotonicClock(),
+        whenLocked: SaveKeeper.WhenLocked? = nil,
+        frontEnd makeFrontEnd: () -> any FrontEnd
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
-        let host = try makeHost()
+        let host = try makeHost(whenLocked: whenLocked)
         StopSignals.install()
         EventLoop(host: host, frontEnd: makeFrontEnd(), clock: clock).run()
     }

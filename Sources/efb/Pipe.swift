@@ -17,6 +17,8 @@ struct Pipe: ParsableCommand {
                 + #"{"type":"quit"} ends. The protocol is in Protocol/README.md."# + "\n"
             FileHandle.standardError.write(Data(note.utf8))
         }
-        try game.play { PipeFrontEnd() }
+        // A protocol client learns of a locked save from save_locked and plays on read-only: errors
+        // never end the pipe.
+        try game.play(whenLocked: .readOnly) { PipeFrontEnd() }
     }
 }

@@ -31,7 +31,9 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
     }
 
-    @Test func aSecondGameStopsOrRunsReadOnlyWhenAsked() throws {
+    /// The console and the Braille front end stop with a plain message, or run read-only when asked;
+    /// the pipe always runs read-only and says so with `save_locked` (errors never end the pipe).
+    @Test func aSecondGameStopsOrRunsReadOnly() throws {
         let directory = try folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let save = directory.appendingPathComponent("progress.json").path
@@ -42,15 +44,21 @@ import Testing
         // Once its hello is out it holds the lock.
         try first.waitForOutput(containing: "\n")
 
-        let refused = try runEFB(["pipe", "--clock", "virtual", "--save", save], input: [])
+        let refused = try runEFB(["play", "--clock", "virtual", "--save", save], input: [])
         #expect(refused.status == 75)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.contains("another game is already playing with the save"))
 
-        let readOnly = try runEFB(
-            ["pipe", "--clock", "virtual", "--save", save, "--read-only-save"],
-            input: Array(#"{"type":"escape","id":1}"#.utf8) + [10]
-        )
+        for flags in [[], ["--read-only-save"]] {
+            let readOnly = try runEFB(
+                ["pipe", "--clock", "virtual", "--save", save] + flags,
+                input: Array(#"{"type":"escape","id":1}"#.utf8) + [10]
+            )
+            try expectReadOnly(readOnly)
+        }
+    }
+
+    private func expectReadOnly(_ readOnly: EFBResult<[UInt8]>) throws {
         #expect(readOnly.status == 0)
         let events = try Support.events(readOnly.stdout)
         let error = events.first { $0["type"] == .string("error") }

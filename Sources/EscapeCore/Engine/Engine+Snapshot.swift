@@ -37,8 +37,9 @@ extension Engine {
     public mutating func restore(_ snapshot: EngineSnapshot) throws(SnapshotMismatch) {
         try check(snapshot.state)
         state = snapshot.state
-        // The state changed: the generation grows past both, it never goes back.
-        generation = max(generation, snapshot.generation) + 1
+        // The state changed, so the generation grows; it takes the snapshot's when that is ahead, so a
+        // fresh engine that restores numbers what follows exactly as the original did. It never goes back.
+        generation = max(generation + 1, snapshot.generation)
         lastAnnouncement = snapshot.lastAnnouncement
         keyNames = snapshot.keyNames
         timePressure = snapshot.timePressure
