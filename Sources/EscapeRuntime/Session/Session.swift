@@ -40,7 +40,8 @@ public struct Session: Sendable {
     private var turn = Turn()
     /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
     public private(set) var dialect: Dialect = .v1_0
-    /// Whether `ended` was sent for the game on show (it escaped): a later `quit` does not repeat it.
+    /// Whether `ended` was sent for the game being played (it escaped): neither coming back to the end
+    /// screen nor a later `quit` repeats it; `replay` starts a new game.
     private var endedSent = false
 
     /// Creates a session.
@@ -279,7 +280,11 @@ public struct Session: Sendable {
             }
             emit(.hello(serverHello), replyTo: replyTo)
             if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
-            perform(engine.nameKeys(hello.keys), replyTo: replyTo)
+            let renamed = engine.nameKeys(hello.keys)
+            perform(renamed, replyTo: replyTo)
+            // The opening's focus came before the client could ask: valid actions for it come now.
+            let refocused = renamed.contains { if case .event(.focus) = $0 { true } else { false } }
+            if hello.want.contains("validActions"), !refocused { emit(validActionsEvent, replyTo: replyTo) }
         case .game(let command):
             apply([command], replyTo: replyTo)
         case .onElement(let element, let command):
@@ -347,9 +352,8 @@ public struct Session: Sendable {
     /// Ends the session: `ended` (unless the game on show already said it escaped), the `quit`
     /// request's `done`, and `bye`.
     private mutating func end(_ reason: EndReason, replyTo: RequestID?, answering request: Bool = false) {
-        let onEndScreen = engine.screen.kind == .end
-        if !(endedSent && onEndScreen) {
-            emit(.ended(reason: reason, cutShort: !onEndScreen), replyTo: replyTo)
+        if !endedSent {
+            emit(.ended(reason: reason, cutShort: engine.screen.kind != .end), replyTo: replyTo)
         }
         if request { emit(.done, replyTo: replyTo) }
         emit(.bye, replyTo: replyTo)
@@ -416,11 +420,12 @@ public struct Session: Sendable {
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
     /// actions follow when a focus was sent and the client wants them.
     private mutating func perform(_ effects: [Effect], replyTo: RequestID?) {
-        if engine.screen.kind != .end { endedSent = false }
+        if engine.screen.kind == .intro { endedSent = false }
         var focusSent = false
         for (index, effect) in effects.enumerated() {
             switch effect {
             case .event(.ended(let reason)):
+                guard !endedSent else { continue }
                 emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
                 endedSent = true
             case .event(let event):
