@@ -42,4 +42,18 @@ struct EngineWordsTests {
         #expect(words(.refusalLevelLocked, ["chapter": "2"]) == "level 2.{level} is not unlocked yet")
         #expect(words(.labelRotorNext) == "rotor: next")
     }
+
+    @Test func aFrenchEngineRefusesAndLabelsInFrench() throws {
+        let adventure = try AdventureLoader.bundled(locale: "fr")
+        var engine = Engine(adventure: adventure, progress: .fresh, now: 0)
+        #expect(throws: CommandRefusal.self) { try engine.apply(.repeatAnnouncement, now: 0) }
+        do {
+            _ = try engine.apply(.goto(chapter: 2, level: 1), now: 0)
+            Issue.record("a locked level was entered")
+        } catch {
+            #expect(error.code == .locked)
+            #expect(error.message == "le niveau 2.1 n'est pas encore déverrouillé")
+            #expect(error.reason == EngineWords.Phrase(.refusalLevelLocked, ["chapter": "2", "level": "1"]))
+        }
+    }
 }
