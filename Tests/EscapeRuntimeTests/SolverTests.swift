@@ -46,6 +46,7 @@ import Testing
         var player = Player(session: session)
         for event in session.start() { EventEncoder.encode(event, into: &player.output) }
         var solved: [String] = []
+        var labels: [String] = []
         var steps = 0
         while session.engine.screen.kind != .end && steps < 200 {
             steps += 1
@@ -58,6 +59,7 @@ import Testing
             case .level:
                 let id = String(screen.id.dropFirst("level-".count))
                 let level = try #require(adventure.chapters.flatMap(\.levels).first { $0.id == id })
+                labels += generatedLabels(session.engine)
                 solve(level, &player)
                 solved.append(id)
             case .end:
@@ -66,6 +68,16 @@ import Testing
         }
         #expect(session.engine.screen.kind == .end, "stuck on \(session.engine.screen.id)")
         #expect(solved == adventure.chapters.flatMap { $0.levels.map(\.id) })
+        // The labels the engine makes up for gestures are in the adventure's language.
+        let english = labels.filter { label in
+            ["increment", "decrement", ": next", ": previous", "rotor item"].contains { label.contains($0) }
+        }
+        if adventure.locale == "fr" {
+            #expect(english.isEmpty, "\(english)")
+            #expect(labels.contains("rotor : suivant") && labels.contains("élément du rotor : précédent"))
+        } else {
+            #expect(labels.contains("rotor: next") && labels.contains("rotor item: previous"))
+        }
         player.send(["type": "quit"])
         let events = try Support.events(player.output)
         #expect(events.contains { $0["type"] == "ended" && $0["reason"] == "escaped" })
@@ -111,6 +123,19 @@ import Testing
             player.send(["type": "magicTap"])
         default:
             Issue.record("the solver does not know the kind \(level.puzzle.kind)")
+        }
+    }
+
+    /// The labels of the gestures the engine names itself on the screen on show: adjusting, rotors, actions.
+    private func generatedLabels(_ engine: Engine) -> [String] {
+        engine.validActions.compactMap { action in
+            switch action.command {
+            case .adjust, .rotor, .rotorItem, .action:
+                action.label
+            case .next, .previous, .first, .last, .focus, .activate, .input, .magicTap, .escape, .hint, .menu, .goto,
+                .replay, .assistive, .repeatAnnouncement:
+                nil
+            }
         }
     }
 

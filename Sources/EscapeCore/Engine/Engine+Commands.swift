@@ -6,10 +6,7 @@ extension Engine {
             case .next, .previous, .first, .last, .focus, .activate, .assistive, .repeatAnnouncement:
                 break
             case .rotor, .rotorItem, .action, .adjust, .input, .magicTap, .escape, .hint, .menu, .goto, .replay:
-                throw CommandRefusal(
-                    .notNow,
-                    "the assistive technology screen is showing; report assistive active first"
-                )
+                throw CommandRefusal(.notNow, .refusalAssistiveFirst)
             }
         }
         switch command {
@@ -41,10 +38,10 @@ extension Engine {
             if let id { try focusElement(id) }
             return try levelGesture(.input(text: text, element: focus.element.id), now: now)
         case .magicTap:
-            guard let gesture = screen.magicTap else { throw CommandRefusal(.notNow, "magic tap does nothing here") }
+            guard let gesture = screen.magicTap else { throw CommandRefusal(.notNow, .refusalMagicTap) }
             return try gestureAction(gesture.action, now: now)
         case .escape:
-            guard let gesture = screen.escape else { throw CommandRefusal(.notNow, "escape does nothing here") }
+            guard let gesture = screen.escape else { throw CommandRefusal(.notNow, .refusalEscape) }
             return try gestureAction(gesture.action, now: now)
         case .hint:
             return hint(now: now)
@@ -57,7 +54,7 @@ extension Engine {
         case .assistive(let active):
             return assistive(active: active, now: now)
         case .repeatAnnouncement:
-            guard let lastAnnouncement else { throw CommandRefusal(.notNow, "nothing has been announced yet") }
+            guard let lastAnnouncement else { throw CommandRefusal(.notNow, .refusalNothingAnnounced) }
             return [.event(.announce(lastAnnouncement))]
         }
     }
@@ -70,7 +67,12 @@ extension Engine {
 
     private mutating func focusElement(_ id: String) throws(CommandRefusal) {
         guard let index = screen.elements.firstIndex(where: { $0.id == id }) else {
-            throw CommandRefusal(.invalidParams, "no element \"\(id)\" on screen \(screen.id)", field: "element")
+            throw CommandRefusal(
+                .invalidParams,
+                .refusalNoElement,
+                ["element": id, "screen": screen.id],
+                field: "element"
+            )
         }
         setFocus(index)
     }
@@ -158,16 +160,16 @@ extension Engine {
         case (.replay, .end):
             return replay()
         case (.continueIntro, _), (.skipIntro, _), (.begin, _), (.hint, _), (.tryPuzzle, _), (.back, _), (.replay, _):
-            throw CommandRefusal(.notNow, "\(action.rawValue) does nothing on screen \(screen.id)")
+            throw CommandRefusal(.notNow, .refusalGestureOnScreen, ["action": action.rawValue, "screen": screen.id])
         }
     }
 
     private mutating func openMenu(now: Int64) throws(CommandRefusal) -> [Effect] {
         switch top.place {
         case .menu:
-            throw CommandRefusal(.notNow, "the menu is already open")
+            throw CommandRefusal(.notNow, .refusalMenuOpen)
         case .assistive:
-            throw CommandRefusal(.notNow, "the assistive technology screen is showing")
+            throw CommandRefusal(.notNow, .refusalAssistiveShowing)
         case .intro, .chapter, .level, .end:
             push(.menu, now: now)
             let playing = playingPosition.map { Self.menuLevelPrefix + level(at: $0).id }
@@ -180,20 +182,22 @@ extension Engine {
         guard adventure.chapters.indices.contains(chapter - 1) else {
             throw CommandRefusal(
                 .invalidParams,
-                "chapter must be between 1 and \(adventure.chapters.count)",
+                .refusalChapterRange,
+                ["count": "\(adventure.chapters.count)"],
                 field: "chapter"
             )
         }
         guard adventure.chapters[chapter - 1].levels.indices.contains(levelNumber - 1) else {
             throw CommandRefusal(
                 .invalidParams,
-                "level must be between 1 and \(adventure.chapters[chapter - 1].levels.count) in chapter \(chapter)",
+                .refusalLevelRange,
+                ["count": "\(adventure.chapters[chapter - 1].levels.count)", "chapter": "\(chapter)"],
                 field: "level"
             )
         }
         let position = LevelPosition(chapter: chapter - 1, level: levelNumber - 1)
         guard isUnlocked(position) else {
-            throw CommandRefusal(.locked, "level \(chapter).\(levelNumber) is not unlocked yet")
+            throw CommandRefusal(.locked, .refusalLevelLocked, ["chapter": "\(chapter)", "level": "\(levelNumber)"])
         }
         enter(.level(position, makeLevelState(at: position, now: now)))
         return []

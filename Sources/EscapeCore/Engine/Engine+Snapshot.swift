@@ -14,7 +14,7 @@ public struct EngineSnapshot: Sendable, Hashable, Codable {
 
 /// Why a snapshot cannot be restored.
 public struct SnapshotMismatch: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What does not fit this adventure.
+    /// What does not fit this adventure, in the adventure's language.
     public var description: String
 }
 
@@ -46,32 +46,33 @@ extension Engine {
     }
 
     private func check(_ candidate: GameState) throws(SnapshotMismatch) {
-        func require(_ condition: Bool, _ problem: String) throws(SnapshotMismatch) {
-            if !condition { throw SnapshotMismatch(description: problem) }
+        let words = self.words
+        func require(_ condition: Bool, _ problem: EngineWords.Key) throws(SnapshotMismatch) {
+            if !condition { throw SnapshotMismatch(description: words(problem)) }
         }
         func valid(_ position: LevelPosition) -> Bool {
             adventure.chapters.indices.contains(position.chapter)
                 && adventure.chapters[position.chapter].levels.indices.contains(position.level)
         }
         let ids = Set(adventure.chapters.flatMap { $0.levels.map(\.id) })
-        try require(candidate.progress.completed.isSubset(of: ids), "it names levels this adventure does not have")
-        if let current = candidate.progress.current { try require(valid(current), "its current level does not exist") }
-        try require(!candidate.stack.isEmpty, "it has no screen")
+        try require(candidate.progress.completed.isSubset(of: ids), .snapshotUnknownLevels)
+        if let current = candidate.progress.current { try require(valid(current), .snapshotNoCurrentLevel) }
+        try require(!candidate.stack.isEmpty, .snapshotNoScreen)
         for (index, frame) in candidate.stack.enumerated() {
-            try require(frame.focus >= 0, "a focus is negative")
+            try require(frame.focus >= 0, .snapshotNegativeFocus)
             switch frame.place {
             case .intro(let page):
-                try require(adventure.intro.indices.contains(page), "an introduction page does not exist")
+                try require(adventure.intro.indices.contains(page), .snapshotNoIntroPage)
             case .chapter(let chapter):
-                try require(adventure.chapters.indices.contains(chapter), "a chapter does not exist")
+                try require(adventure.chapters.indices.contains(chapter), .snapshotNoChapter)
             case .level(let position, let levelState):
-                try require(valid(position), "a level does not exist")
+                try require(valid(position), .snapshotNoLevel)
                 try require(
                     kindFits(levelState.puzzle, level(at: position).puzzle),
-                    "a puzzle state does not fit its level"
+                    .snapshotPuzzleMismatch
                 )
             case .menu, .assistive:
-                try require(index > 0, "the menu or the assistive screen is at the bottom of the stack")
+                try require(index > 0, .snapshotOverlayAtBottom)
             case .end:
                 break
             }

@@ -21,8 +21,11 @@ public struct ValidAction: Sendable, Hashable {
 extension Engine {
     /// Everything a player can do on the screen on show: the same gestures a screen-reader or Braille
     /// player has, each aimed at its element, so a bot explores the paths people use.
+    ///
+    /// The labels of generated gestures (adjusting, rotors, custom actions) are in ``words``.
     public var validActions: [ValidAction] {
         let screen = screen
+        let words = self.words
         var actions: [ValidAction] = []
         for element in screen.elements where !element.traits.contains(.notEnabled) {
             let id = element.id
@@ -41,22 +44,38 @@ extension Engine {
             }
             if element.traits.contains(.adjustable) {
                 for direction in AdjustDirection.allCases {
+                    let key: EngineWords.Key =
+                        switch direction {
+                        case .increment: .labelIncrement
+                        case .decrement: .labelDecrement
+                        }
                     actions.append(
-                        ValidAction(element: id, command: .adjust(direction), label: "\(element.label): \(direction)")
+                        ValidAction(
+                            element: id,
+                            command: .adjust(direction),
+                            label: words(key, ["element": element.label])
+                        )
                     )
                 }
             }
             if !element.rotors.isEmpty {
                 for direction in Direction.allCases {
-                    actions.append(ValidAction(element: id, command: .rotor(direction), label: "rotor: \(direction)"))
-                    actions.append(
-                        ValidAction(element: id, command: .rotorItem(direction), label: "rotor item: \(direction)")
-                    )
+                    let (rotor, item): (EngineWords.Key, EngineWords.Key) =
+                        switch direction {
+                        case .next: (.labelRotorNext, .labelRotorItemNext)
+                        case .previous: (.labelRotorPrevious, .labelRotorItemPrevious)
+                        }
+                    actions.append(ValidAction(element: id, command: .rotor(direction), label: words(rotor)))
+                    actions.append(ValidAction(element: id, command: .rotorItem(direction), label: words(item)))
                 }
             }
             for name in element.actions {
                 actions.append(
-                    ValidAction(element: id, command: .action(.name(name)), label: "\(element.label): \(name)")
+                    ValidAction(
+                        element: id,
+                        command: .action(.name(name)),
+                        label: words(.labelAction, ["element": element.label, "action": name])
+                    )
                 )
             }
         }

@@ -28,6 +28,8 @@ public struct Engine: Sendable {
     public let adventure: Adventure
     /// The game's settings.
     public let options: EngineOptions
+    /// The engine's own words in the adventure's language: gesture labels and refusals.
+    public var words: EngineWords { EngineWords(locale: adventure.locale) }
     var state: GameState
     /// Grows by one with every change of state a front end could notice.
     public internal(set) var generation = 0
@@ -107,7 +109,9 @@ public struct Engine: Sendable {
             effects = try perform(command, now: now)
         } catch {
             state = before
-            throw error
+            var refusal = error
+            refusal.words = words
+            throw refusal
         }
         effects += settle(after: before, screenBefore: screenBefore, focusBefore: focusBefore, now: now)
         for case .event(.announce(let announcement)) in effects where announcement.category != .echo {

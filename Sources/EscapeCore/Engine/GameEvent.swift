@@ -222,15 +222,32 @@ public struct CommandRefusal: Error, Sendable, Hashable {
 
     /// Why, in a word.
     public var code: Code
-    /// Why, in a sentence for developers.
-    public var message: String
+    /// Why, as a sentence of the engine's words and its values.
+    public var reason: EngineWords.Phrase
+    /// The language ``message`` is in: English until an engine refuses, then its adventure's.
+    public var words: EngineWords
     /// The offending parameter, if one is to blame.
     public var field: String?
 
+    /// Why, in a sentence for developers and logs, in the language of ``words``.
+    public var message: String { words.text(reason) }
+
     /// Creates a refusal.
-    public init(_ code: Code, _ message: String, field: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - code: Why, in a word.
+    ///   - key: The sentence that says why.
+    ///   - values: The values of its placeholders.
+    ///   - field: The offending parameter, if one is to blame.
+    public init(
+        _ code: Code,
+        _ key: EngineWords.Key,
+        _ values: KeyValuePairs<String, String> = [:],
+        field: String? = nil
+    ) {
         self.code = code
-        self.message = message
+        self.reason = EngineWords.Phrase(key, values)
+        self.words = .english
         self.field = field
     }
 }

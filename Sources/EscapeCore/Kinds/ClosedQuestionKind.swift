@@ -59,12 +59,12 @@ extension PuzzleGesture {
     /// The refusal for a gesture a kind does not take.
     public var unsupported: CommandRefusal {
         switch self {
-        case .activate: CommandRefusal(.notNow, "nothing to activate here")
-        case .input: CommandRefusal(.notNow, "the focused element is not a text field")
-        case .rotor, .rotorItem: CommandRefusal(.notNow, "the focused element has no rotor")
-        case .action: CommandRefusal(.notNow, "the focused element has no custom actions")
-        case .adjust: CommandRefusal(.notNow, "the focused element is not adjustable")
-        case .magicTap: CommandRefusal(.notNow, "magic tap does nothing here")
+        case .activate: CommandRefusal(.notNow, .refusalNothingToActivate)
+        case .input: CommandRefusal(.notNow, .refusalNotTextField)
+        case .rotor, .rotorItem: CommandRefusal(.notNow, .refusalNoRotor)
+        case .action: CommandRefusal(.notNow, .refusalNoActions)
+        case .adjust: CommandRefusal(.notNow, .refusalNotAdjustable)
+        case .magicTap: CommandRefusal(.notNow, .refusalMagicTap)
         }
     }
 }

@@ -50,14 +50,20 @@ extension CustomActionPuzzle: LevelKind {
                 guard object.actions.indices.contains(index - 1) else {
                     throw CommandRefusal(
                         .invalidParams,
-                        "index must be between 1 and \(object.actions.count)",
+                        .refusalActionIndex,
+                        ["count": "\(object.actions.count)"],
                         field: "index"
                     )
                 }
                 actionIndex = index - 1
             case .name(let name):
                 guard let index = object.actions.firstIndex(where: { $0.name == name }) else {
-                    throw CommandRefusal(.invalidParams, "\(id) has no action \"\(name)\"", field: "name")
+                    throw CommandRefusal(
+                        .invalidParams,
+                        .refusalNoSuchAction,
+                        ["element": id, "name": name],
+                        field: "name"
+                    )
                 }
                 actionIndex = index
             }

@@ -35,6 +35,8 @@ public final class SaveKeeper {
     /// - Throws: ``SaveError/locked(path:)`` when another game holds the save and `whenLocked` is `.refuse`.
     public func open(for adventure: Adventure, whenLocked: WhenLocked) throws(SaveError) -> SaveStartup {
         var startup = SaveStartup()
+        let words = EngineWords(locale: adventure.locale)
+        let location = store.location
         var locked = false
         do {
             try store.acquire()
@@ -43,11 +45,7 @@ public final class SaveKeeper {
             locked = true
             startup.writable = false
             startup.problems.append(
-                ProtocolError(
-                    .saveLocked,
-                    "another game is playing with the save (\(store.location)); this game starts from that save "
-                        + "but runs read-only: its progress will not be saved"
-                )
+                ProtocolError(.saveLocked, words(.errorSaveLocked, ["location": location]))
             )
         } catch {
             // The lock file cannot be made; reading the save below reports what is wrong with the place.
@@ -61,8 +59,7 @@ public final class SaveKeeper {
             startup.problems.append(
                 ProtocolError(
                     .saveUnreadable,
-                    "the save (\(store.location)) has format \(format), from a newer version of the game; "
-                        + "it is left untouched and this game will not be saved"
+                    words(.errorSaveNewerFormat, ["location": location, "format": "\(format)"])
                 )
             )
         } catch .system(let operation, let path, let code) {
@@ -72,18 +69,27 @@ public final class SaveKeeper {
             startup.problems.append(
                 ProtocolError(
                     .saveUnreadable,
-                    "the save (\(store.location)) could not be read: \(reason); a new game starts and will not be saved"
+                    words(.errorSaveUnreadableKept, ["location": location, "reason": "\(reason)"])
                 )
             )
         } catch {
-            var message = "the save (\(store.location)) could not be read: \(error); a new game starts"
+            let reason = "\(error)"
+            var message = words(.errorSaveUnreadable, ["location": location, "reason": reason])
             if locked {
-                message += "; the file was left untouched because another game holds it"
+                message = words(.errorSaveUnreadableHeld, ["location": location, "reason": reason])
             } else {
                 do {
-                    if let aside = try store.moveAside() { message += " and the old file was kept as \(aside)" }
+                    if let aside = try store.moveAside() {
+                        message = words(
+                            .errorSaveUnreadableMovedAside,
+                            ["location": location, "reason": reason, "aside": aside]
+                        )
+                    }
                 } catch {
-                    message += "; it could not be moved aside (\(error)), so saving is off"
+                    message = words(
+                        .errorSaveUnreadableNotMovedAside,
+                        ["location": location, "reason": reason, "problem": "\(error)"]
+                    )
                     startup.writable = false
                 }
             }

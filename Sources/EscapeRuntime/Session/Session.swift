@@ -131,7 +131,7 @@ public struct Session: Sendable {
             }
         case .saveFailed(let location, let error):
             savedProgress = nil
-            let message = "progress could not be saved (\(location)): \(error); the game goes on"
+            let message = engine.words(.errorSaveFailed, ["location": location, "error": "\(error)"])
             emit(.error(ProtocolError(.saveFailed, message)), replyTo: nil)
             emit(progressEvent, replyTo: nil)
             closeBurst(since: 0)
@@ -198,7 +198,10 @@ public struct Session: Sendable {
         case .tooLong(let length):
             let error = ProtocolError(
                 .lineTooLong,
-                "the line is \(length) bytes long; the limit is \(LineFramer.defaultMaximumLineLength)"
+                engine.words(
+                    .errorLineTooLong,
+                    ["length": "\(length)", "limit": "\(LineFramer.defaultMaximumLineLength)"]
+                )
             )
             emit(.error(error), replyTo: nil)
             emit(.done, replyTo: nil)
@@ -223,7 +226,7 @@ public struct Session: Sendable {
         if let expected = request.ifGen, expected != engine.generation {
             let error = ProtocolError(
                 .stale,
-                "the state has moved on to generation \(engine.generation) (the command expected \(expected))",
+                engine.words(.errorStale, ["generation": "\(engine.generation)", "expected": "\(expected)"]),
                 field: "ifGen"
             )
             emit(.error(error), replyTo: replyTo)
@@ -273,7 +276,10 @@ public struct Session: Sendable {
             if hello.protocolVersion != EventEncoder.protocolVersion {
                 let error = ProtocolError(
                     .unsupportedProtocol,
-                    "this engine speaks protocol \(EventEncoder.protocolVersion), not \(hello.protocolVersion)",
+                    engine.words(
+                        .errorUnsupportedProtocol,
+                        ["version": "\(EventEncoder.protocolVersion)", "requested": "\(hello.protocolVersion)"]
+                    ),
                     field: "protocol"
                 )
                 emit(.error(error), replyTo: replyTo)
@@ -362,17 +368,18 @@ public struct Session: Sendable {
 
     /// Brings back a blob's state, or refuses it with `bad_snapshot` and changes nothing.
     private mutating func restore(_ blob: String) throws(ProtocolError) {
-        let payload = try SnapshotCodec.decode(blob, engineVersion: Self.engineVersion)
+        let payload = try SnapshotCodec.decode(blob, engineVersion: Self.engineVersion, words: engine.words)
         guard payload.adventure == engine.adventure.id else {
             throw SnapshotCodec.refusal(
-                "it belongs to the adventure \"\(payload.adventure)\", not \"\(engine.adventure.id)\""
+                engine.words(.snapshotOtherAdventure, ["other": payload.adventure, "adventure": engine.adventure.id]),
+                words: engine.words
             )
         }
         var restored = engine
         do {
             try restored.restore(payload.state)
         } catch {
-            throw SnapshotCodec.refusal(error.description)
+            throw SnapshotCodec.refusal(error.description, words: engine.words)
         }
         engine = restored
         savedProgress = payload.saved

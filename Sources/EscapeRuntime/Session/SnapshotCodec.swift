@@ -61,31 +61,49 @@ package enum SnapshotCodec {
     ///
     /// Only the blob's framing, checksum, format and engine version are checked here; whether it fits
     /// the adventure is the session's to check.
-    package static func decode(_ blob: String, engineVersion: String) throws(ProtocolError) -> SessionSnapshot {
+    ///
+    /// - Parameters:
+    ///   - blob: The blob of a `restore`.
+    ///   - engineVersion: This engine's version; a blob of another is refused.
+    ///   - words: The language of the refusal's message.
+    /// - Returns: What the blob holds.
+    /// - Throws: A `bad_snapshot` ``ProtocolError`` saying why the blob cannot be read.
+    package static func decode(
+        _ blob: String,
+        engineVersion: String,
+        words: EngineWords = .english
+    ) throws(ProtocolError) -> SessionSnapshot {
         guard blob.hasPrefix(prefix) else {
-            throw refusal("it is not a snapshot of this engine's format \(format)")
+            throw refusal(words(.snapshotForeign, ["format": "\(format)"]), words: words)
         }
         let parts = blob.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let bytes = Base64.decode(parts[0]) else {
-            throw refusal("it is not a complete snapshot")
+            throw refusal(words(.snapshotIncomplete), words: words)
         }
-        guard checksum(bytes) == parts[1] else { throw refusal("its checksum does not match: it was altered") }
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw refusal("its content cannot be read") }
+        guard checksum(bytes) == parts[1] else { throw refusal(words(.snapshotAltered), words: words) }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw refusal(words(.snapshotUnreadable), words: words)
+        }
         let payload: SessionSnapshot
         do {
             payload = try JSONValueDecoder().decode(SessionSnapshot.self, from: try JSONReader.read(bytes))
         } catch {
-            throw refusal("its content cannot be read")
+            throw refusal(words(.snapshotUnreadable), words: words)
         }
         guard payload.format == format, payload.engine == engineVersion else {
-            throw refusal("it was made by engine \(payload.engine); this is engine \(engineVersion)")
+            throw refusal(words(.snapshotOtherEngine, ["made": payload.engine, "engine": engineVersion]), words: words)
         }
         return payload
     }
 
     /// The error for a blob that cannot be restored.
-    package static func refusal(_ reason: String) -> ProtocolError {
-        ProtocolError(.badSnapshot, "the snapshot cannot be restored: \(reason)", field: "blob")
+    ///
+    /// - Parameters:
+    ///   - reason: Why, in `words`' language.
+    ///   - words: The language of the message.
+    /// - Returns: A `bad_snapshot` error on the field `blob`.
+    package static func refusal(_ reason: String, words: EngineWords = .english) -> ProtocolError {
+        ProtocolError(.badSnapshot, words(.errorBadSnapshot, ["reason": reason]), field: "blob")
     }
 
     /// FNV-1a, 64 bits, in hex: catches a blob changed by accident or by hand.

@@ -1,0 +1,75 @@
+extension EngineWords {
+    /// The English table, also every unknown locale's.
+    ///
+    /// The golden transcripts hold these sentences byte for byte: changing one changes the protocol's examples.
+    static func english(_ key: Key) -> String {
+        switch key {
+        case .labelIncrement: "{element}: increment"
+        case .labelDecrement: "{element}: decrement"
+        case .labelRotorNext: "rotor: next"
+        case .labelRotorPrevious: "rotor: previous"
+        case .labelRotorItemNext: "rotor item: next"
+        case .labelRotorItemPrevious: "rotor item: previous"
+        case .labelAction: "{element}: {action}"
+
+        case .refusalAssistiveFirst: "the assistive technology screen is showing; report assistive active first"
+        case .refusalAssistiveShowing: "the assistive technology screen is showing"
+        case .refusalMagicTap: "magic tap does nothing here"
+        case .refusalEscape: "escape does nothing here"
+        case .refusalGestureOnScreen: "{action} does nothing on screen {screen}"
+        case .refusalNothingAnnounced: "nothing has been announced yet"
+        case .refusalNoElement: "no element \"{element}\" on screen {screen}"
+        case .refusalMenuOpen: "the menu is already open"
+        case .refusalChapterRange: "chapter must be between 1 and {count}"
+        case .refusalLevelRange: "level must be between 1 and {count} in chapter {chapter}"
+        case .refusalLevelLocked: "level {chapter}.{level} is not unlocked yet"
+        case .refusalNothingToActivate: "nothing to activate here"
+        case .refusalNotTextField: "the focused element is not a text field"
+        case .refusalNoRotor: "the focused element has no rotor"
+        case .refusalNoActions: "the focused element has no custom actions"
+        case .refusalNotAdjustable: "the focused element is not adjustable"
+        case .refusalActionIndex: "index must be between 1 and {count}"
+        case .refusalNoSuchAction: "{element} has no action \"{name}\""
+
+        case .errorLineTooLong: "the line is {length} bytes long; the limit is {limit}"
+        case .errorStale: "the state has moved on to generation {generation} (the command expected {expected})"
+        case .errorUnsupportedProtocol: "this engine speaks protocol {version}, not {requested}"
+        case .errorSaveFailed: "progress could not be saved ({location}): {error}; the game goes on"
+
+        case .errorSaveLocked:
+            "another game is playing with the save ({location}); this game starts from that save but runs read-only: "
+                + "its progress will not be saved"
+        case .errorSaveNewerFormat:
+            "the save ({location}) has format {format}, from a newer version of the game; it is left untouched and "
+                + "this game will not be saved"
+        case .errorSaveUnreadableKept:
+            "the save ({location}) could not be read: {reason}; a new game starts and will not be saved"
+        case .errorSaveUnreadable: "the save ({location}) could not be read: {reason}; a new game starts"
+        case .errorSaveUnreadableHeld:
+            "the save ({location}) could not be read: {reason}; a new game starts; the file was left untouched "
+                + "because another game holds it"
+        case .errorSaveUnreadableMovedAside:
+            "the save ({location}) could not be read: {reason}; a new game starts and the old file was kept as {aside}"
+        case .errorSaveUnreadableNotMovedAside:
+            "the save ({location}) could not be read: {reason}; a new game starts; it could not be moved aside "
+                + "({problem}), so saving is off"
+
+        case .errorBadSnapshot: "the snapshot cannot be restored: {reason}"
+        case .snapshotForeign: "it is not a snapshot of this engine's format {format}"
+        case .snapshotIncomplete: "it is not a complete snapshot"
+        case .snapshotAltered: "its checksum does not match: it was altered"
+        case .snapshotUnreadable: "its content cannot be read"
+        case .snapshotOtherEngine: "it was made by engine {made}; this is engine {engine}"
+        case .snapshotOtherAdventure: "it belongs to the adventure \"{other}\", not \"{adventure}\""
+        case .snapshotUnknownLevels: "it names levels this adventure does not have"
+        case .snapshotNoCurrentLevel: "its current level does not exist"
+        case .snapshotNoScreen: "it has no screen"
+        case .snapshotNegativeFocus: "a focus is negative"
+        case .snapshotNoIntroPage: "an introduction page does not exist"
+        case .snapshotNoChapter: "a chapter does not exist"
+        case .snapshotNoLevel: "a level does not exist"
+        case .snapshotPuzzleMismatch: "a puzzle state does not fit its level"
+        case .snapshotOverlayAtBottom: "the menu or the assistive screen is at the bottom of the stack"
+        }
+    }
+}

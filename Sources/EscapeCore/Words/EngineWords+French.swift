@@ -1,0 +1,78 @@
+extension EngineWords {
+    /// The French table, written like the shipped `fr.json`: the player is addressed as « tu », with no
+    /// word that gives the player a gender, and French spacing before « : » and « ; ».
+    static func french(_ key: Key) -> String {
+        switch key {
+        case .labelIncrement: "{element} : vers le haut"
+        case .labelDecrement: "{element} : vers le bas"
+        case .labelRotorNext: "rotor : suivant"
+        case .labelRotorPrevious: "rotor : précédent"
+        case .labelRotorItemNext: "élément du rotor : suivant"
+        case .labelRotorItemPrevious: "élément du rotor : précédent"
+        case .labelAction: "{element} : {action}"
+
+        case .refusalAssistiveFirst:
+            "l'écran de la technologie d'assistance est affiché ; signale d'abord son retour avec assistive active"
+        case .refusalAssistiveShowing: "l'écran de la technologie d'assistance est affiché"
+        case .refusalMagicTap: "le toucher magique ne fait rien ici"
+        case .refusalEscape: "le geste d'échappement ne fait rien ici"
+        case .refusalGestureOnScreen: "{action} ne fait rien sur l'écran {screen}"
+        case .refusalNothingAnnounced: "rien n'a encore été annoncé"
+        case .refusalNoElement: "aucun élément « {element} » sur l'écran {screen}"
+        case .refusalMenuOpen: "le menu est déjà ouvert"
+        case .refusalChapterRange: "le chapitre doit être compris entre 1 et {count}"
+        case .refusalLevelRange: "le niveau doit être compris entre 1 et {count} dans le chapitre {chapter}"
+        case .refusalLevelLocked: "le niveau {chapter}.{level} n'est pas encore déverrouillé"
+        case .refusalNothingToActivate: "rien à activer ici"
+        case .refusalNotTextField: "l'élément où tu te trouves n'est pas un champ de texte"
+        case .refusalNoRotor: "l'élément où tu te trouves n'a pas de rotor"
+        case .refusalNoActions: "l'élément où tu te trouves n'a pas d'actions personnalisées"
+        case .refusalNotAdjustable: "l'élément où tu te trouves ne se règle pas"
+        case .refusalActionIndex: "l'indice doit être compris entre 1 et {count}"
+        case .refusalNoSuchAction: "{element} n'a pas d'action « {name} »"
+
+        case .errorLineTooLong: "la ligne fait {length} octets ; la limite est de {limit}"
+        case .errorStale: "l'état est passé à la génération {generation} (la commande attendait {expected})"
+        case .errorUnsupportedProtocol: "ce moteur parle le protocole {version}, pas {requested}"
+        case .errorSaveFailed: "la progression n'a pas pu être enregistrée ({location}) : {error} ; le jeu continue"
+
+        case .errorSaveLocked:
+            "une autre partie utilise la sauvegarde ({location}) ; cette partie part de cette sauvegarde, mais en "
+                + "lecture seule : sa progression ne sera pas enregistrée"
+        case .errorSaveNewerFormat:
+            "la sauvegarde ({location}) est au format {format}, d'une version plus récente du jeu ; elle reste "
+                + "intacte et cette partie ne sera pas enregistrée"
+        case .errorSaveUnreadableKept:
+            "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence et ne sera pas "
+                + "enregistrée"
+        case .errorSaveUnreadable:
+            "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence"
+        case .errorSaveUnreadableHeld:
+            "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence ; le fichier "
+                + "reste intact, car une autre partie le tient"
+        case .errorSaveUnreadableMovedAside:
+            "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence et l'ancien "
+                + "fichier a été gardé sous le nom {aside}"
+        case .errorSaveUnreadableNotMovedAside:
+            "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence ; elle n'a pas "
+                + "pu être mise de côté ({problem}), donc rien ne sera enregistré"
+
+        case .errorBadSnapshot: "l'instantané ne peut pas être restauré : {reason}"
+        case .snapshotForeign: "ce n'est pas un instantané au format {format} de ce moteur"
+        case .snapshotIncomplete: "l'instantané est incomplet"
+        case .snapshotAltered: "sa somme de contrôle ne correspond pas : il a été modifié"
+        case .snapshotUnreadable: "son contenu est illisible"
+        case .snapshotOtherEngine: "il vient du moteur {made} ; celui-ci est le moteur {engine}"
+        case .snapshotOtherAdventure: "il appartient à l'aventure « {other} », pas à « {adventure} »"
+        case .snapshotUnknownLevels: "il nomme des niveaux que cette aventure n'a pas"
+        case .snapshotNoCurrentLevel: "son niveau en cours n'existe pas"
+        case .snapshotNoScreen: "il n'a aucun écran"
+        case .snapshotNegativeFocus: "une position du focus est négative"
+        case .snapshotNoIntroPage: "une page d'introduction n'existe pas"
+        case .snapshotNoChapter: "un chapitre n'existe pas"
+        case .snapshotNoLevel: "un niveau n'existe pas"
+        case .snapshotPuzzleMismatch: "l'état d'une énigme ne correspond pas à son niveau"
+        case .snapshotOverlayAtBottom: "le menu ou l'écran d'assistance est au bas de la pile"
+        }
+    }
+}

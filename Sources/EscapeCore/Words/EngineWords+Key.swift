@@ -1,0 +1,125 @@
+extension EngineWords {
+    /// Every sentence of the catalogue; each language has one for every key (its table is a switch).
+    ///
+    /// The placeholders each sentence takes are in its summary.
+    public enum Key: String, Sendable, Hashable, CaseIterable {
+        // MARK: Labels of the gestures `validActions` lists
+
+        /// Adjusting up: `{element}`, the element's label.
+        case labelIncrement
+        /// Adjusting down: `{element}`.
+        case labelDecrement
+        /// Turning the rotor forwards.
+        case labelRotorNext
+        /// Turning the rotor backwards.
+        case labelRotorPrevious
+        /// Stepping forwards through the rotor's items.
+        case labelRotorItemNext
+        /// Stepping backwards through the rotor's items.
+        case labelRotorItemPrevious
+        /// A custom action: `{element}` and the `{action}`'s name.
+        case labelAction
+
+        // MARK: Refusals of the core
+
+        /// A gesture while the assistive screen shows.
+        case refusalAssistiveFirst
+        /// A second `menu` while the assistive screen shows.
+        case refusalAssistiveShowing
+        /// Magic tap where it has no meaning.
+        case refusalMagicTap
+        /// Escape where it has no meaning.
+        case refusalEscape
+        /// A screen gesture that does not fit the screen: `{action}` and `{screen}`.
+        case refusalGestureOnScreen
+        /// `repeat` before anything was said.
+        case refusalNothingAnnounced
+        /// `focus` on a missing element: `{element}` and `{screen}`.
+        case refusalNoElement
+        /// `menu` with the menu open.
+        case refusalMenuOpen
+        /// `goto` a chapter out of range: `{count}`.
+        case refusalChapterRange
+        /// `goto` a level out of range: `{count}` and `{chapter}`.
+        case refusalLevelRange
+        /// `goto` a locked level: `{chapter}` and `{level}`.
+        case refusalLevelLocked
+        /// `activate` aimed at a level element that does nothing.
+        case refusalNothingToActivate
+        /// `input` on an element that is not a text field.
+        case refusalNotTextField
+        /// `rotor` or `rotorItem` on an element without rotors.
+        case refusalNoRotor
+        /// `action` on an element without custom actions.
+        case refusalNoActions
+        /// `adjust` on an element that is not adjustable.
+        case refusalNotAdjustable
+        /// `action` by an index past the list: `{count}`.
+        case refusalActionIndex
+        /// `action` by a name the element does not have: `{element}` and `{name}`.
+        case refusalNoSuchAction
+
+        // MARK: Errors of the session
+
+        /// A line over the limit: `{length}` and `{limit}`, in bytes.
+        case errorLineTooLong
+        /// `ifGen` behind the state: `{generation}` and `{expected}`.
+        case errorStale
+        /// `hello` with another protocol: the engine's `{version}` and the client's `{requested}`.
+        case errorUnsupportedProtocol
+        /// Progress not written: `{location}` and the save's `{error}`.
+        case errorSaveFailed
+
+        // MARK: Save problems in the opening
+
+        /// Another game holds the save: `{location}`.
+        case errorSaveLocked
+        /// A save from a newer engine: `{location}` and its `{format}`.
+        case errorSaveNewerFormat
+        /// A save the system cannot read: `{location}` and the `{reason}`.
+        case errorSaveUnreadableKept
+        /// A damaged save, with no file to keep aside: `{location}` and the `{reason}`.
+        case errorSaveUnreadable
+        /// A damaged save another game holds: `{location}` and the `{reason}`.
+        case errorSaveUnreadableHeld
+        /// A damaged save kept aside: `{location}`, the `{reason}` and the file it is kept as, `{aside}`.
+        case errorSaveUnreadableMovedAside
+        /// A damaged save that could not be moved aside: `{location}`, the `{reason}` and the `{problem}`.
+        case errorSaveUnreadableNotMovedAside
+
+        // MARK: Snapshots that cannot be restored
+
+        /// The frame of every `bad_snapshot` message: the `{reason}`, one of the sentences below.
+        case errorBadSnapshot
+        /// Not a blob of this engine's `{format}`.
+        case snapshotForeign
+        /// A blob cut short.
+        case snapshotIncomplete
+        /// A blob whose checksum does not match.
+        case snapshotAltered
+        /// A blob whose content cannot be decoded.
+        case snapshotUnreadable
+        /// A blob of another engine: the engine that `{made}` it and this `{engine}`.
+        case snapshotOtherEngine
+        /// A blob of another adventure: its `{other}` adventure and this `{adventure}`.
+        case snapshotOtherAdventure
+        /// A state naming levels the adventure lacks.
+        case snapshotUnknownLevels
+        /// A state whose current level does not exist.
+        case snapshotNoCurrentLevel
+        /// A state without a screen.
+        case snapshotNoScreen
+        /// A state with a negative focus.
+        case snapshotNegativeFocus
+        /// A state on a missing intro page.
+        case snapshotNoIntroPage
+        /// A state on a missing chapter.
+        case snapshotNoChapter
+        /// A state on a missing level.
+        case snapshotNoLevel
+        /// A puzzle state of the wrong kind.
+        case snapshotPuzzleMismatch
+        /// The menu or the assistive screen with nothing under it.
+        case snapshotOverlayAtBottom
+    }
+}

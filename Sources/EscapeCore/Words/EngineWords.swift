@@ -1,0 +1,109 @@
+/// The engine's own words in one language: the labels of the gestures it lists and the message of
+/// every error the core and the runtime report.
+///
+/// The sentences a player hears while playing are content (``Messages``, in each adventure file).
+/// These are not: they name the engine's gestures and explain refusals, they come and go with the code
+/// that says them, and their values (ids, numbers, versions) are the engine's. So they live here, one
+/// table per language the engine speaks, chosen by the adventure's locale; a locale the engine does not
+/// speak gets English. Machine `code`s and `field`s are never translated.
+///
+/// Sentences hold placeholders in braces (`{count}`, `{element}`), as ``Messages`` does, filled in by
+/// ``callAsFunction(_:_:)``.
+public struct EngineWords: Sendable, Hashable {
+    /// A language the engine speaks.
+    public enum Language: String, Sendable, Hashable, CaseIterable {
+        /// English, the fallback.
+        case english = "en"
+        /// French.
+        case french = "fr"
+    }
+
+    /// The engine's words in English.
+    public static let english = EngineWords(.english)
+
+    /// The language of the words.
+    public var language: Language
+
+    /// The words of `language`.
+    public init(_ language: Language) {
+        self.language = language
+    }
+
+    /// The words for a BCP 47 or POSIX locale (`fr`, `fr-CA`, `fr_FR.UTF-8`): its language's, or English.
+    public init(locale: String) {
+        let tag = locale.prefix { $0 != "-" && $0 != "_" && $0 != "." }.lowercased()
+        self.init(Language(rawValue: tag) ?? .english)
+    }
+
+    /// The sentence of `key`, placeholders unfilled.
+    public func template(_ key: Key) -> String {
+        switch language {
+        case .english: Self.english(key)
+        case .french: Self.french(key)
+        }
+    }
+
+    /// The sentence of `key` with its placeholders filled.
+    ///
+    /// - Parameters:
+    ///   - key: Which sentence.
+    ///   - values: The value of each placeholder by name.
+    /// - Returns: The sentence; a placeholder without a value stays as it is.
+    public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        Self.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
+    }
+
+    /// A phrase in these words.
+    public func text(_ phrase: Phrase) -> String {
+        Self.fill(template(phrase.key), phrase.values)
+    }
+
+    /// The names of the placeholders of `template`, in order.
+    public static func placeholders(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest.index(after: open)
+            guard let close = rest[after...].firstIndex(of: "}") else { break }
+            names.append(String(rest[after..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// Fills placeholders in one pass, so a value that holds braces is never read as a placeholder.
+    private static func fill(_ template: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty else { return template }
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest.index(after: open)
+            guard let close = rest[after...].firstIndex(of: "}"), let value = values[String(rest[after..<close])]
+            else {
+                result += rest[...open]
+                rest = rest[after...]
+                continue
+            }
+            result += rest[..<open]
+            result += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}
+
+extension EngineWords {
+    /// A sentence of the catalogue and the values of its placeholders, to be said in any language.
+    public struct Phrase: Sendable, Hashable {
+        /// Which sentence.
+        public var key: Key
+        /// The value of each placeholder by name.
+        public var values: [String: String]
+
+        /// Creates a phrase.
+        public init(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) {
+            self.key = key
+            self.values = Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first }
+        }
+    }
+}
