@@ -55,6 +55,7 @@ struct GameOptions: ParsableArguments {
     ///   holds the save (unless `--read-only-save`), each after a plain message on standard error.
     /// - Parameter whenLocked: What to do when another game holds the save; `nil` follows
     ///   `--read-only-save` (refuse without it).
+    /// - Returns: The game, its save opened.
     func makeHost(whenLocked: SaveKeeper.WhenLocked? = nil) throws -> SessionHost {
         let environment = ProcessInfo.processInfo.environment
         let story: Adventure

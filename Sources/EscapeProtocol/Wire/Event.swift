@@ -67,16 +67,16 @@ public struct StampedEvent: Sendable, Hashable {
     public var generation: Int
     /// The event.
     public var event: Event
-    /// Whether the line is in protocol 1.1 words: every event says its generation, `progress` says
-    /// the level on screen.
-    public var isVersion1_1: Bool
+    /// The minor version of protocol 1 the line is written in: from 1, every event says its
+    /// generation and `progress` says the level on screen.
+    public var protocolMinor: Int
 
     /// Creates a stamped event.
-    public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, isVersion1_1: Bool = false) {
+    public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, protocolMinor: Int = 0) {
         self.seq = seq
         self.replyTo = replyTo
         self.generation = generation
         self.event = event
-        self.isVersion1_1 = isVersion1_1
+        self.protocolMinor = protocolMinor
     }
 }

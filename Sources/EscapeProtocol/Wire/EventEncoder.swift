@@ -19,7 +19,7 @@ public enum EventEncoder {
     /// The event as a JSON object.
     public static func json(_ stamped: StampedEvent) -> JSONValue {
         var object = body(stamped.event, generation: stamped.generation)
-        if stamped.isVersion1_1 {
+        if stamped.protocolMinor >= 1 {
             object["gen"] = .int(stamped.generation)
             if case .progress(let summary, _) = stamped.event {
                 object["onScreen"] =

@@ -39,7 +39,7 @@ public struct Session: Sendable {
     /// Whether the request being handled sent an error.
     private var turn = Turn()
     /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
-    public private(set) var dialect: Dialect = .v1_0
+    public private(set) var dialect: Dialect = .v10
     /// Whether `ended` was sent for the game being played (it escaped): neither coming back to the end
     /// screen nor a later `quit` repeats it; `replay` starts a new game.
     private var endedSent = false
@@ -436,7 +436,9 @@ public struct Session: Sendable {
                 emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
                 endedSent = true
             case .event(let event):
-                let focusFollows = effects[(index + 1)...].contains { if case .event(.focus) = $0 { true } else { false } }
+                let focusFollows = effects[(index + 1)...].contains {
+                    if case .event(.focus) = $0 { true } else { false }
+                }
                 guard let event = dialect.shape(event, focus: engine.focus, focusFollows: focusFollows) else {
                     continue
                 }
@@ -455,7 +457,7 @@ public struct Session: Sendable {
 
     /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1.
     private mutating func closeBurst(since count: Int) {
-        guard dialect == .v1_1, outbox.count > count else { return }
+        guard dialect == .v11, outbox.count > count else { return }
         emit(.idle, replyTo: nil)
     }
 
@@ -467,7 +469,7 @@ public struct Session: Sendable {
             replyTo: replyTo,
             generation: engine.generation,
             event: event,
-            isVersion1_1: dialect == .v1_1
+            protocolMinor: dialect.minor
         )
         if case .error = event { turn.refused = true }
         if case .send(let events) = outbox.last {
@@ -529,9 +531,17 @@ extension Session {
 public enum Dialect: Sendable, Hashable {
     /// Protocol 1.0: no `elementChanged`, `timer` or `idle`; a changed focused element is a second
     /// `focus`; time announcements are `feedback`; `gen` only on the events that always had it.
-    case v1_0
+    case v10
     /// Protocol 1.1.
-    case v1_1
+    case v11
+
+    /// The minor version number.
+    var minor: Int {
+        switch self {
+        case .v10: 0
+        case .v11: 1
+        }
+    }
 
     /// A game event as this protocol version says it, or `nil` when it has no word for it.
     ///
@@ -539,8 +549,9 @@ public enum Dialect: Sendable, Hashable {
     ///   - event: The engine's event.
     ///   - focus: The focus after the command.
     ///   - focusFollows: Whether the command's effects move the focus after this event.
+    /// - Returns: The event to send, or `nil` to send nothing.
     func shape(_ event: GameEvent, focus: FocusState, focusFollows: Bool) -> GameEvent? {
-        guard self == .v1_0 else { return event }
+        guard self == .v10 else { return event }
         switch event {
         case .elementChanged(let element):
             // 1.0 told only of the focused element, by sending its focus again.
