@@ -114,7 +114,7 @@ public final class BrailleFrontEnd: FrontEnd {
     public func opening() -> [SessionInput] {
         let hello = ClientHello(
             client: "efb braille",
-            protocolVersion: EventEncoder.protocolVersion,
+            acceptedVersions: .versions([.v1_0]),
             capabilities: ["braille"],
             keys: BrailleKeyMap.keyNames
         )

@@ -41,12 +41,56 @@ struct CommandDecoderTests {
             (#"{"type":"quit"}"#, .quit),
             (
                 #"{"type":"hello","protocol":1,"client":"c","capabilities":["x"],"keys":{"next":"LNDN"}}"#,
-                .hello(ClientHello(client: "c", protocolVersion: 1, capabilities: ["x"], keys: ["next": "LNDN"]))
+                .hello(
+                    ClientHello(
+                        client: "c",
+                        acceptedVersions: .versions([.v1_0]),
+                        capabilities: ["x"],
+                        keys: ["next": "LNDN"]
+                    )
+                )
             ),
         ]
     )
     func decodesEveryCommand(_ sample: (String, Command)) {
         #expect(decode(sample.0) == .request(Request(command: sample.1)))
+    }
+
+    @Test func decodesTheCommandsOfProtocol1_1() {
+        #expect(
+            decode(#"{"type":"batch","commands":[{"type":"next","ifGen":3},{"type":"wait","ms":1e3}]}"#)
+                == .request(
+                    Request(
+                        command: .batch([BatchEntry(.game(.next), ifGen: 3), BatchEntry(.wait(milliseconds: 1000))])
+                    )
+                )
+        )
+        #expect(decode(#"{"type":"cancel","target":2e0}"#) == .request(Request(command: .cancel(target: .int(2)))))
+        #expect(
+            decode(#"{"type":"hello","protocol":{"min":[1,0],"max":[1,1]},"locale":"fr"}"#)
+                == .request(
+                    Request(
+                        command: .hello(
+                            ClientHello(client: nil, acceptedVersions: .range(min: .v1_0, max: .v1_1), locale: "fr")
+                        )
+                    )
+                )
+        )
+        #expect(
+            decode(#"{"type":"hello","protocol":[[1,0],[1,1]]}"#)
+                == .request(
+                    Request(command: .hello(ClientHello(client: nil, acceptedVersions: .versions([.v1_0, .v1_1]))))
+                )
+        )
+    }
+
+    @Test func aVersionRequestPicksTheNewestCommonVersion() {
+        let v2 = ProtocolVersion(major: 2, minor: 0)
+        #expect(VersionRequest.versions([.v1_0]).best(among: [.v1_0, .v1_1]) == .v1_0)
+        #expect(VersionRequest.versions([v2, .v1_1, .v1_0]).best(among: [.v1_0, .v1_1]) == .v1_1)
+        #expect(VersionRequest.range(min: .v1_0, max: v2).best(among: [.v1_0, .v1_1]) == .v1_1)
+        #expect(VersionRequest.range(min: .v1_1, max: v2).best(among: [.v1_0]) == nil)
+        #expect(VersionRequest.versions([v2]).best(among: [.v1_0, .v1_1]) == nil)
     }
 
     @Test func keepsTheEnvelopeAndIgnoresUnknownFields() {

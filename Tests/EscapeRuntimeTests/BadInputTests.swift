@@ -99,7 +99,14 @@ struct BadInputTests {
     @Test func anUnsupportedProtocolVersionIsReportedButAnswered() {
         let session = Support.session()
         _ = session.start()
-        let events = session.handle(Request(id: .int(1), command: .hello(ClientHello(client: nil, protocolVersion: 2))))
+        let events = session.handle(
+            Request(
+                id: .int(1),
+                command: .hello(
+                    ClientHello(client: nil, acceptedVersions: .versions([ProtocolVersion(major: 2, minor: 0)]))
+                )
+            )
+        )
         guard case .error(let error) = events.first?.event else {
             Issue.record("expected an error first")
             return

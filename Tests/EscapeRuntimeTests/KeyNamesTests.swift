@@ -15,7 +15,10 @@ import Testing
     }
 
     private func hello(keys: [String: String]) -> Request {
-        Request(id: .string("hello"), command: .hello(ClientHello(client: "test", protocolVersion: 1, keys: keys)))
+        Request(
+            id: .string("hello"),
+            command: .hello(ClientHello(client: "test", acceptedVersions: .versions([.v1_0]), keys: keys))
+        )
     }
 
     @Test func aChapterNamesTheKeysItsInteractionNeeds() {

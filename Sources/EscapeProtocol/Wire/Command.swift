@@ -21,8 +21,8 @@ public enum RequestID: Sendable, Hashable {
 public struct ClientHello: Sendable, Hashable {
     /// The client's name.
     public var client: String?
-    /// The protocol version it speaks.
-    public var protocolVersion: Int
+    /// The protocol versions it speaks.
+    public var acceptedVersions: VersionRequest
     /// What it can do (free-form flags).
     public var capabilities: [String]
     /// What its keys are called, by command name (`next`: "LNDN", say), for teaching texts.
@@ -31,22 +31,45 @@ public struct ClientHello: Sendable, Hashable {
     public var want: [String]
     /// The player's preference for timed levels: `false` plays them without a clock.
     public var timePressure: Bool?
+    /// The language the client would like (BCP 47, `fr` say), if it said.
+    public var locale: String?
 
     /// Creates a hello.
     public init(
         client: String?,
-        protocolVersion: Int,
+        acceptedVersions: VersionRequest,
         capabilities: [String] = [],
         keys: [String: String] = [:],
         want: [String] = [],
-        timePressure: Bool? = nil
+        timePressure: Bool? = nil,
+        locale: String? = nil
     ) {
         self.want = want
         self.timePressure = timePressure
         self.client = client
-        self.protocolVersion = protocolVersion
+        self.acceptedVersions = acceptedVersions
         self.capabilities = capabilities
         self.keys = keys
+        self.locale = locale
+    }
+
+    /// The newest of `supported` that the client accepts; `nil` when there is no common version.
+    public func best(among supported: [ProtocolVersion]) -> ProtocolVersion? {
+        acceptedVersions.best(among: supported)
+    }
+}
+
+/// One command of a `batch`, with its own optional `ifGen`.
+public struct BatchEntry: Sendable, Hashable {
+    /// The command.
+    public var command: Command
+    /// The state generation the client expects when this command's turn comes.
+    public var ifGen: Int?
+
+    /// Creates an entry.
+    public init(_ command: Command, ifGen: Int? = nil) {
+        self.command = command
+        self.ifGen = ifGen
     }
 }
 
@@ -73,7 +96,9 @@ public enum Command: Sendable, Hashable {
     /// Brings back the state a `snapshot` blob holds.
     case restore(blob: String)
     /// Several commands carried out in order, settled by one `done`.
-    case batch([Command])
+    case batch([BatchEntry])
+    /// Ends the pending real-clock `wait` whose request id is `target`.
+    case cancel(target: RequestID)
 }
 
 /// A command with its envelope.

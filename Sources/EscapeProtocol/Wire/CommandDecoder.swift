@@ -3,8 +3,11 @@ import EscapeJSON
 
 /// Turns one framed line into a request, or into the error the protocol answers it with.
 public enum CommandDecoder {
-    /// The longest text `input` accepts, in characters.
+    /// The longest text `input` accepts, in characters: Unicode scalars (code points), as JSON Schema counts.
     public static let maximumInputLength = 1000
+    /// The largest integer a command may carry, either sign: 2^53 − 1, the largest one every JSON
+    /// library (JavaScript's included) reads exactly.
+    public static let maximumInteger = 9_007_199_254_740_991
     /// The longest `wait`, in milliseconds: one day.
     public static let maximumWait = 86_400_000
 
@@ -49,7 +52,7 @@ public enum CommandDecoder {
         do {
             let id = try fields.requestID()
             fields.replyTo = id
-            let ifGen = try fields.optionalInt("ifGen", in: 0...Int.max)
+            let ifGen = try fields.optionalInt("ifGen", in: 0...maximumInteger)
             let command = try decodeCommand(&fields)
             return .request(Request(id: id, ifGen: ifGen, command: command))
         } catch {
@@ -64,11 +67,12 @@ public enum CommandDecoder {
             return .hello(
                 ClientHello(
                     client: try fields.optionalString("client"),
-                    protocolVersion: try fields.int("protocol", in: 0...Int.max),
+                    acceptedVersions: try fields.versionRequest("protocol"),
                     capabilities: try fields.optionalStrings("capabilities") ?? [],
                     keys: try fields.optionalStringMap("keys") ?? [:],
                     want: try fields.optionalStrings("want") ?? [],
-                    timePressure: try fields.optionalBool("timePressure")
+                    timePressure: try fields.optionalBool("timePressure"),
+                    locale: try fields.optionalString("locale")
                 )
             )
         case "next": return .game(.next)
@@ -80,18 +84,20 @@ public enum CommandDecoder {
         case "rotor": return try aimed(.rotor(try fields.enumeration("direction", Direction.self)), fields)
         case "rotorItem": return try aimed(.rotorItem(try fields.enumeration("direction", Direction.self)), fields)
         case "action":
-            if let index = try fields.optionalInt("index", in: 1...Int.max) {
-                return try aimed(.action(.index(index)), fields)
-            }
-            if let name = try fields.optionalString("name") { return try aimed(.action(.name(name)), fields) }
+            // Both are checked when both are given; the index wins.
+            let index = try fields.optionalInt("index", in: 1...maximumInteger)
+            let name = try fields.optionalString("name")
+            if let index { return try aimed(.action(.index(index)), fields) }
+            if let name { return try aimed(.action(.name(name)), fields) }
             throw ProtocolError(.invalidParams, "action needs a name or an index", field: "name")
         case "adjust": return try aimed(.adjust(try fields.enumeration("direction", AdjustDirection.self)), fields)
         case "input":
             let text = try fields.string("text")
-            guard text.count <= maximumInputLength else {
+            let length = text.unicodeScalars.count
+            guard length <= maximumInputLength else {
                 throw ProtocolError(
                     .inputTooLong,
-                    "text is \(text.count) characters long; the limit is \(maximumInputLength)",
+                    "text is \(length) characters (code points) long; the limit is \(maximumInputLength)",
                     field: "text"
                 )
             }
@@ -103,8 +109,8 @@ public enum CommandDecoder {
         case "goto":
             return .game(
                 .goto(
-                    chapter: try fields.int("chapter", in: 1...Int.max),
-                    level: try fields.int("level", in: 1...Int.max)
+                    chapter: try fields.int("chapter", in: 1...maximumInteger),
+                    level: try fields.int("level", in: 1...maximumInteger)
                 )
             )
         case "replay": return .game(.replay)
@@ -117,34 +123,8 @@ public enum CommandDecoder {
         case "validActions": return .validActions
         case "snapshot": return .snapshot
         case "restore": return .restore(blob: try fields.string("blob"))
-        case "batch":
-            let objects = try fields.objects("commands")
-            guard objects.count <= maximumBatch else {
-                throw ProtocolError(
-                    .invalidParams,
-                    "a batch holds at most \(maximumBatch) commands, not \(objects.count)",
-                    field: "commands"
-                )
-            }
-            var commands: [Command] = []
-            for (index, object) in objects.enumerated() {
-                var inner = Fields(object: object)
-                do throws(ProtocolError) {
-                    let command = try decodeCommand(&inner)
-                    switch command {
-                    case .batch, .hello, .restore:
-                        throw ProtocolError(.invalidParams, "a batch cannot hold hello, restore or another batch")
-                    default:
-                        commands.append(command)
-                    }
-                } catch {
-                    var located = error
-                    located.message = "commands[\(index)]: \(error.message)"
-                    located.field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
-                    throw located
-                }
-            }
-            return .batch(commands)
+        case "cancel": return .cancel(target: try fields.requiredRequestID("target"))
+        case "batch": return .batch(try decodeBatch(fields))
         default:
             throw ProtocolError(.unknownCommand, "unknown command \"\(type)\"", field: "type")
         }
@@ -152,6 +132,51 @@ public enum CommandDecoder {
 
     /// The most commands a `batch` holds.
     public static let maximumBatch = 1000
+
+    /// A batch's commands: each decoded like a command of its own, without `id`, with its own `ifGen`.
+    ///
+    /// An error about a command names it: its message starts with `commands[i]: ` and its field is
+    /// `commands[i]` or `commands[i].FIELD`.
+    private static func decodeBatch(_ fields: Fields) throws(ProtocolError) -> [BatchEntry] {
+        let items = try fields.array("commands")
+        guard items.count <= maximumBatch else {
+            throw ProtocolError(
+                .invalidParams,
+                "a batch holds at most \(maximumBatch) commands, not \(items.count)",
+                field: "commands"
+            )
+        }
+        var entries: [BatchEntry] = []
+        for (index, item) in items.enumerated() {
+            do throws(ProtocolError) {
+                guard case .object(let object) = item else {
+                    throw ProtocolError(.invalidParams, "a batched command is a JSON object, not \(item.described)")
+                }
+                var inner = Fields(object: object)
+                if object["id"] != nil {
+                    throw ProtocolError(
+                        .invalidParams,
+                        "a batched command carries no id: the batch's id is its replyTo",
+                        field: "id"
+                    )
+                }
+                let ifGen = try inner.optionalInt("ifGen", in: 0...maximumInteger)
+                let command = try decodeCommand(&inner)
+                switch command {
+                case .batch, .hello, .restore, .cancel:
+                    throw ProtocolError(.invalidParams, "a batch cannot hold hello, restore, cancel or another batch")
+                case .game, .onElement, .state, .ping, .wait, .quit, .validActions, .snapshot:
+                    entries.append(BatchEntry(command, ifGen: ifGen))
+                }
+            } catch {
+                var located = error
+                located.message = "commands[\(index)]: \(error.message)"
+                located.field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
+                throw located
+            }
+        }
+        return entries
+    }
 
     /// A gesture aimed at the element named in `element`, when there is one: it is focused first.
     private static func aimed(_ command: GameCommand, _ fields: Fields) throws(ProtocolError) -> Command {
@@ -169,45 +194,77 @@ private struct Fields {
         self.object = object
     }
 
-    func requestID() throws(ProtocolError) -> RequestID? {
-        switch object["id"] {
-        case nil, .null: return nil
-        case .int(let value): return .int(value)
-        case .string(let value): return .string(value)
-        case .some(let other):
-            throw ProtocolError(
-                .invalidParams,
-                "id must be a string or an integer, not a \(other.typeName)",
-                field: "id"
-            )
+    /// A request id in `name` (`id`, or `cancel`'s `target`): a string, or an integral number within
+    /// ±``CommandDecoder/maximumInteger``, read as the integer it is (`1e3` is 1000).
+    func requestID(_ name: String = "id") throws(ProtocolError) -> RequestID? {
+        let limit = CommandDecoder.maximumInteger
+        switch object[name] {
+        case nil:
+            return nil
+        case .string(let value):
+            return .string(value)
+        case .some(let value):
+            switch Self.integer(value) {
+            case .integral(let integer?) where (-limit...limit).contains(integer):
+                return .int(integer)
+            case .integral:
+                throw ProtocolError(.invalidParams, "\(name) must be between -\(limit) and \(limit)", field: name)
+            case .fractional, .notANumber:
+                throw ProtocolError(
+                    .invalidParams,
+                    "\(name) must be a string or an integer, not \(value.described)",
+                    field: name
+                )
+            }
+        }
+    }
+
+    /// A request id that must be there.
+    func requiredRequestID(_ name: String) throws(ProtocolError) -> RequestID {
+        guard let id = try requestID(name) else { throw missing(name) }
+        return id
+    }
+
+    /// What a JSON value is as an integer.
+    private enum Integral {
+        /// A number with an integral value: the value when a 64-bit integer holds it, else `nil`.
+        case integral(Int?)
+        /// A number with a fraction.
+        case fractional
+        /// Not a number.
+        case notANumber
+    }
+
+    /// Reads any JSON number with an integral value as an integer: `1000`, `1000.0`, `1e3` and `1E3` alike.
+    private static func integer(_ value: JSONValue) -> Integral {
+        switch value {
+        case .int(let integer): .integral(integer)
+        case .uint: .integral(nil)
+        case .double(let number) where number.rounded(.towardZero) == number: .integral(Int(exactly: number))
+        case .double: .fractional
+        case .null, .bool, .string, .array, .object: .notANumber
         }
     }
 
     private func mismatch(_ name: String, _ expected: String, _ found: JSONValue) -> ProtocolError {
-        ProtocolError(.invalidParams, "\(name) must be \(expected), not a \(found.typeName)", field: name)
+        ProtocolError(.invalidParams, "\(name) must be \(expected), not \(found.described)", field: name)
     }
 
     private func missing(_ name: String) -> ProtocolError {
         ProtocolError(.invalidParams, "missing required field \(name)", field: name)
     }
 
-    func objects(_ name: String) throws(ProtocolError) -> [[String: JSONValue]] {
+    func array(_ name: String) throws(ProtocolError) -> [JSONValue] {
         switch object[name] {
-        case nil, .null: throw missing(name)
-        case .array(let items):
-            var objects: [[String: JSONValue]] = []
-            for item in items {
-                guard case .object(let object) = item else { throw mismatch(name, "an array of objects", item) }
-                objects.append(object)
-            }
-            return objects
+        case nil: throw missing(name)
+        case .array(let items): return items
         case .some(let other): throw mismatch(name, "an array of objects", other)
         }
     }
 
     func optionalString(_ name: String) throws(ProtocolError) -> String? {
         switch object[name] {
-        case nil, .null: return nil
+        case nil: return nil
         case .string(let value): return value
         case .some(let other): throw mismatch(name, "a string", other)
         }
@@ -218,23 +275,78 @@ private struct Fields {
         return value
     }
 
+    /// An integer field: any JSON number with an integral value (`1000`, `1000.0`, `1e3`) within `range`.
     func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
-        switch object[name] {
-        case nil, .null: return nil
-        case .int(let value):
-            guard range.contains(value) else {
-                let bound =
-                    range.upperBound == Int.max
-                    ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
-                throw ProtocolError(.invalidParams, "\(name) must be \(bound)", field: name)
+        guard let value = object[name] else { return nil }
+        return try Self.int(value, named: name, in: range)
+    }
+
+    /// `value` as an integer within `range`, or the error naming `name`.
+    static func int(_ value: JSONValue, named name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+        switch integer(value) {
+        case .integral(let integer?) where range.contains(integer):
+            return integer
+        case .integral(let integer):
+            let bound: String
+            if range.upperBound != CommandDecoder.maximumInteger {
+                bound = "between \(range.lowerBound) and \(range.upperBound)"
+            } else if let integer, integer < range.lowerBound {
+                bound = "at least \(range.lowerBound)"
+            } else if integer == nil, case .double(let number) = value, number < 0 {
+                bound = "at least \(range.lowerBound)"
+            } else {
+                bound = "at most \(range.upperBound)"
             }
-            return value
-        case .uint:
-            throw ProtocolError(.invalidParams, "\(name) is out of range", field: name)
-        case .double(let value) where value.rounded() == value:
-            throw ProtocolError(.invalidParams, "\(name) is out of range", field: name)
-        case .some(let other): throw mismatch(name, "an integer", other)
+            throw ProtocolError(.invalidParams, "\(name) must be \(bound)", field: name)
+        case .fractional:
+            throw ProtocolError(.invalidParams, "\(name) must be an integer, not \(value.described)", field: name)
+        case .notANumber:
+            throw ProtocolError(.invalidParams, "\(name) must be an integer, not \(value.described)", field: name)
         }
+    }
+
+    /// The protocol versions of a `hello`: `1` (1.0), `[1, 1]`, `[[1, 0], [1, 1]]` or
+    /// `{"min": [1, 0], "max": [1, 1]}`.
+    func versionRequest(_ name: String) throws(ProtocolError) -> VersionRequest {
+        let expected = "an integer, a [major, minor] pair, a list of pairs or a {min, max} object"
+        switch object[name] {
+        case nil:
+            throw missing(name)
+        case .array(let items) where items.first.map({ if case .array = $0 { true } else { false } }) ?? false:
+            var versions: [ProtocolVersion] = []
+            for (index, item) in items.enumerated() {
+                versions.append(try Self.version(item, named: "\(name)[\(index)]"))
+            }
+            return .versions(versions)
+        case .array(let items) where items.isEmpty:
+            throw ProtocolError(.invalidParams, "\(name) must list at least one version", field: name)
+        case .array(let items):
+            return .versions([try Self.version(.array(items), named: name)])
+        case .object(let members):
+            let range = Fields(object: members)
+            guard let min = range.object["min"] else { throw missing("\(name).min") }
+            guard let max = range.object["max"] else { throw missing("\(name).max") }
+            let lowest = try Self.version(min, named: "\(name).min")
+            let highest = try Self.version(max, named: "\(name).max")
+            // A range whose min is above its max holds no version: unsupported, not malformed.
+            return .range(min: lowest, max: highest)
+        case .some(let value):
+            if case .notANumber = Self.integer(value) { throw mismatch(name, expected, value) }
+            let major = try Self.int(value, named: name, in: 0...CommandDecoder.maximumInteger)
+            return .versions([ProtocolVersion(major: major, minor: 0)])
+        }
+    }
+
+    /// A `[major, minor]` pair.
+    private static func version(_ value: JSONValue, named name: String) throws(ProtocolError) -> ProtocolVersion {
+        guard case .array(let parts) = value, parts.count == 2 else {
+            let found = if case .array(let parts) = value { "\(parts.count) items" } else { value.described }
+            throw ProtocolError(.invalidParams, "\(name) must be a [major, minor] pair, not \(found)", field: name)
+        }
+        return ProtocolVersion(
+            major: try int(parts[0], named: "\(name)[0]", in: 0...CommandDecoder.maximumInteger),
+            minor: try int(parts[1], named: "\(name)[1]", in: 0...CommandDecoder.maximumInteger)
+        )
     }
 
     func int(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
@@ -249,7 +361,7 @@ private struct Fields {
 
     func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {
         switch object[name] {
-        case nil, .null: return nil
+        case nil: return nil
         case .bool(let value): return value
         case .some(let other): throw mismatch(name, "a boolean", other)
         }
@@ -269,7 +381,7 @@ private struct Fields {
 
     func optionalStrings(_ name: String) throws(ProtocolError) -> [String]? {
         switch object[name] {
-        case nil, .null: return nil
+        case nil: return nil
         case .array(let values):
             var strings: [String] = []
             for value in values {
@@ -283,7 +395,7 @@ private struct Fields {
 
     func optionalStringMap(_ name: String) throws(ProtocolError) -> [String: String]? {
         switch object[name] {
-        case nil, .null: return nil
+        case nil: return nil
         case .object(let members):
             var map: [String: String] = [:]
             for (key, value) in members {
@@ -292,6 +404,23 @@ private struct Fields {
             }
             return map
         case .some(let other): throw mismatch(name, "an object of strings", other)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value's kind with its article, for error messages: `a string`, `an array`, `null`, or the
+    /// number itself (`1.5`).
+    fileprivate var described: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int(let value): "\(value)"
+        case .uint(let value): "\(value)"
+        case .double(let value): "\(value)"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
         }
     }
 }

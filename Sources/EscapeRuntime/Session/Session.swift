@@ -16,6 +16,8 @@ import EscapeSaves
 public struct Session: Sendable {
     /// The engine's version, reported in `hello`.
     public static let engineVersion = "0.1.0"
+    /// The protocol versions the engine speaks.
+    public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1]
 
     /// The game.
     public private(set) var engine: Engine
@@ -252,13 +254,14 @@ public struct Session: Sendable {
         pendingWait = nil
         turn = wait.turn
         perform(engine.advanceTime(to: clock.time), replyTo: wait.replyTo)
-        for (index, command) in wait.rest.enumerated() {
-            if let suspended = execute(command, replyTo: wait.replyTo) {
-                let rest = suspended.commands + wait.rest[(index + 1)...]
-                pendingWait = PendingWait(replyTo: wait.replyTo, until: suspended.until, rest: rest, turn: turn)
-                return
-            }
-            if isFinished { return }
+        if let suspended = runBatch(wait.rest, replyTo: wait.replyTo) {
+            pendingWait = PendingWait(
+                replyTo: wait.replyTo,
+                until: suspended.until,
+                rest: suspended.commands,
+                turn: turn
+            )
+            return
         }
         settle(replyTo: wait.replyTo)
     }
@@ -273,12 +276,15 @@ public struct Session: Sendable {
         switch command {
         case .hello(let hello):
             client = hello
-            if hello.protocolVersion != EventEncoder.protocolVersion {
+            if hello.best(among: Self.protocolVersions) == nil {
                 let error = ProtocolError(
                     .unsupportedProtocol,
                     engine.words(
                         .errorUnsupportedProtocol,
-                        ["version": "\(EventEncoder.protocolVersion)", "requested": "\(hello.protocolVersion)"]
+                        [
+                            "version": Self.protocolVersions.map(\.description).joined(separator: ", "),
+                            "requested": "\(hello.acceptedVersions)",
+                        ]
                     ),
                     field: "protocol"
                 )
@@ -325,18 +331,42 @@ public struct Session: Sendable {
             } catch {
                 emit(.error(error), replyTo: replyTo)
             }
-        case .batch(let commands):
-            for (index, command) in commands.enumerated() {
-                if let suspended = execute(command, replyTo: replyTo) {
-                    return Suspension(
-                        until: suspended.until,
-                        commands: suspended.commands + commands[(index + 1)...]
-                    )
-                }
-                if isFinished { return nil }
-            }
+        case .batch(let entries):
+            return runBatch(entries[...], replyTo: replyTo)
+        case .cancel:
+            emit(
+                .error(ProtocolError(.notNow, "no real-clock wait with this id is pending", field: "target")),
+                replyTo: replyTo
+            )
         case .quit:
             end(.quit, replyTo: replyTo, answering: true)
+        }
+        return nil
+    }
+
+    /// Carries out a batch's commands in order; one whose `ifGen` no longer holds is refused as
+    /// `stale`, and the batch stops there.
+    ///
+    /// - Returns: Where a real-clock `wait` suspended the batch, with the commands after it (their
+    ///   indices are the batch's own).
+    private mutating func runBatch(_ entries: ArraySlice<BatchEntry>, replyTo: RequestID?) -> Suspension? {
+        for index in entries.indices {
+            let entry = entries[index]
+            if let expected = entry.ifGen, expected != engine.generation {
+                let error = ProtocolError(
+                    .stale,
+                    "commands[\(index)]: the state has moved on to generation \(engine.generation) "
+                        + "(the command expected \(expected))",
+                    field: "commands[\(index)].ifGen"
+                )
+                emit(.error(error), replyTo: replyTo)
+                return nil
+            }
+            // Batches do not nest: a batched command suspends alone, with nothing of its own left.
+            if let suspended = execute(entry.command, replyTo: replyTo) {
+                return Suspension(until: suspended.until, commands: entries[(index + 1)...])
+            }
+            if isFinished { return nil }
         }
         return nil
     }
@@ -515,7 +545,7 @@ extension Session {
         /// When it is over.
         var until: Int64
         /// The commands of its batch still to carry out.
-        var rest: [Command]
+        var rest: ArraySlice<BatchEntry>
         /// What the request had sent before the wait.
         var turn: Turn
     }
@@ -523,7 +553,7 @@ extension Session {
     /// Where a command stopped to wait.
     private struct Suspension: Sendable {
         var until: Int64
-        var commands: [Command]
+        var commands: ArraySlice<BatchEntry>
     }
 }
 
