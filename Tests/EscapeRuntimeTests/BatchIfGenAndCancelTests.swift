@@ -18,7 +18,8 @@ struct BatchIfGenAndCancelTests {
         events.compactMap { if case .error(let error) = $0.event { error } else { nil } }
     }
 
-    @Test func aBatchedCommandWhoseIfGenNoLongerHoldsIsStaleAndStopsTheBatch() {
+    /// Batches are all or nothing: the stale command undoes the one before it.
+    @Test func aBatchedCommandWhoseIfGenNoLongerHoldsIsStaleAndUndoesTheBatch() {
         // The opening is at generation 0; the first next moves it to 1.
         let events = answers([
             #"{"type":"batch","id":"b","commands":[{"type":"next","ifGen":0},{"type":"next","ifGen":0},{"type":"next"}]}"#
@@ -26,9 +27,8 @@ struct BatchIfGenAndCancelTests {
         let refusals = errors(events)
         #expect(refusals.map(\.code) == [.stale])
         #expect(refusals.first?.field == "commands[1].ifGen")
-        let focuses = events.filter { if case .game(.focus) = $0.event { true } else { false } }
-        #expect(focuses.count == 1)
-        #expect(events.last?.event == .done)
+        #expect(events.map(\.event) == [.error(refusals[0]), .done])
+        #expect(events.last?.generation == 0)
         #expect(events.allSatisfy { $0.replyTo == .string("b") })
     }
 

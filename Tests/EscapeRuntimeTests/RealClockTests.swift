@@ -87,4 +87,61 @@ import Glibc
         #expect(Array(Self.types(events).suffix(3)) == ["done", "ended", "bye"])
         #expect(events.first { $0["type"] == "ended" }?["reason"] == .string("quit"))
     }
+
+    /// Disagreement 2 of protocol 1.1: a hint notice on the real clock made a client's `ifGen` stale.
+    @Test func aHintNoticeLeavesIfGenGoodAndEndsWithIdle() throws {
+        let game = try RunningEFB(["pipe", "--memory-save", "--hint-interval", "1"])
+        Self.send(
+            game,
+            #"{"type":"hello","id":"h","protocol":[1,1]}"#,
+            #"{"type":"goto","id":"g","chapter":1,"level":1}"#
+        )
+        try waitUntil("the goto's done") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "g" }
+        }
+        let focus = try #require(try Self.events(game).last { $0["type"] == "focus" })
+        guard case .int(let gen) = focus["gen"] else { throw TestFailure("a focus without gen") }
+        try waitUntil("an unsolicited hint notice and its idle") {
+            let events = try Self.events(game)
+            return events.contains { $0["category"] == "hint" && $0["replyTo"] == nil }
+                && events.last?["type"] == "idle"
+        }
+        let burst = try Self.events(game).drop { !($0["category"] == "hint" && $0["replyTo"] == nil) }
+        #expect(burst.allSatisfy { $0["gen"] == .int(gen) })
+        Self.send(game, #"{"type":"activate","id":"a","ifGen":\#(gen)}"#)
+        try waitUntil("the activate's done") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "a" }
+        }
+        #expect(try !Self.events(game).contains { $0["code"] == "stale" })
+        game.closeInput()
+        #expect(Self.exitStatus(game) == 0)
+    }
+
+    /// `cancel` ends a pending real-clock wait at once: the wait's `done`, then the cancel's.
+    @Test func cancelEndsAPendingWait() throws {
+        let game = try RunningEFB(["pipe", "--memory-save"])
+        Self.send(game, #"{"type":"wait","ms":600000,"id":"w"}"#, #"{"type":"ping","id":"p"}"#)
+        Self.send(game, #"{"type":"cancel","id":"c","target":"w"}"#)
+        try waitUntil("the ping's done") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "p" }
+        }
+        let dones = try Self.events(game).filter { $0["type"] == "done" }.map { $0["replyTo"] }
+        #expect(dones == [.string("w"), .string("c"), .string("p")])
+        game.closeInput()
+        #expect(Self.exitStatus(game) == 0)
+    }
+
+    /// A batch stays all or nothing, so it may not wait on the real clock.
+    @Test func aBatchMayNotWaitOnTheRealClock() throws {
+        let game = try RunningEFB(["pipe", "--memory-save"])
+        Self.send(game, #"{"type":"batch","id":"b","commands":[{"type":"next"},{"type":"wait","ms":10}]}"#)
+        try waitUntil("the batch's done") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "b" }
+        }
+        let error = try Self.events(game).first { $0["type"] == "error" }
+        #expect(error?["field"] == "commands[1]")
+        #expect(error?["code"] == "invalid_params")
+        game.closeInput()
+        #expect(Self.exitStatus(game) == 0)
+    }
 }

@@ -35,6 +35,9 @@ extension EngineWords {
         case .errorStale: "the state has moved on to generation {generation} (the command expected {expected})"
         case .errorUnsupportedProtocol: "this engine speaks protocol {version}, not {requested}"
         case .errorSaveFailed: "progress could not be saved ({location}): {error}; the game goes on"
+        case .errorNoWaitToCancel: "no real-clock wait with the id {target} is pending"
+        case .errorBatchWaitsOnRealClock:
+            "a batch cannot wait on the real clock, since it would no longer be all or nothing; send the wait on its own"
 
         case .errorSaveLocked:
             "another game is playing with the save ({location}); this game starts from that save but runs read-only: "

@@ -35,6 +35,9 @@ extension EngineWords {
         case .errorStale: "l'état est passé à la génération {generation} (la commande attendait {expected})"
         case .errorUnsupportedProtocol: "ce moteur parle le protocole {version}, pas {requested}"
         case .errorSaveFailed: "la progression n'a pas pu être enregistrée ({location}) : {error} ; le jeu continue"
+        case .errorNoWaitToCancel: "aucune attente sur l'horloge réelle n'a l'identifiant {target}"
+        case .errorBatchWaitsOnRealClock:
+            "un lot ne peut pas attendre sur l'horloge réelle, car il ne serait plus tout ou rien ; envoie l'attente seule"
 
         case .errorSaveLocked:
             "une autre partie utilise la sauvegarde ({location}) ; cette partie part de cette sauvegarde, mais en "

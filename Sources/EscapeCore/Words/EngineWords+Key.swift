@@ -69,6 +69,10 @@ extension EngineWords {
         case errorUnsupportedProtocol
         /// Progress not written: `{location}` and the save's `{error}`.
         case errorSaveFailed
+        /// A `cancel` whose `{target}` names no pending real-clock wait.
+        case errorNoWaitToCancel
+        /// A batch holding a `wait` on the real clock.
+        case errorBatchWaitsOnRealClock
 
         // MARK: Save problems in the opening
 

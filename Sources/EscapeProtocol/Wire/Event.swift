@@ -2,8 +2,14 @@ public import EscapeCore
 
 /// What the engine says about itself in `hello`.
 public struct ServerHello: Sendable, Hashable {
-    /// The protocol version it speaks.
+    /// The protocol's major version (`protocol`: 1).
     public var protocolVersion: Int
+    /// The version it speaks now: 1.0 until a client's `hello` agrees on another.
+    public var version: ProtocolVersion
+    /// Every version it can speak.
+    public var versions: [ProtocolVersion]
+    /// In reply to a client's `hello`: the items of its `want` that are granted; `nil` otherwise.
+    public var grantedWant: [String]?
     /// The engine's version.
     public var engineVersion: String
     /// The locale of the adventure being played.
@@ -18,6 +24,9 @@ public struct ServerHello: Sendable, Hashable {
     /// Creates a hello.
     public init(
         protocolVersion: Int,
+        version: ProtocolVersion = .v1_0,
+        versions: [ProtocolVersion] = [.v1_0],
+        grantedWant: [String]? = nil,
         engineVersion: String,
         locale: String,
         adventureID: String,
@@ -25,6 +34,9 @@ public struct ServerHello: Sendable, Hashable {
         capabilities: [String]
     ) {
         self.protocolVersion = protocolVersion
+        self.version = version
+        self.versions = versions
+        self.grantedWant = grantedWant
         self.engineVersion = engineVersion
         self.locale = locale
         self.adventureID = adventureID

@@ -34,15 +34,19 @@ public enum EventEncoder {
     private static func body(_ event: Event, generation: Int) -> [String: JSONValue] {
         switch event {
         case .hello(let hello):
-            return [
+            var object: [String: JSONValue] = [
                 "type": "hello",
                 "protocol": .int(hello.protocolVersion),
+                "version": Self.json(hello.version),
+                "versions": .array(hello.versions.map(Self.json)),
                 "engine": .string(hello.engineVersion),
                 "locale": .string(hello.locale),
                 "adventure": ["id": .string(hello.adventureID), "title": .string(hello.adventureTitle)],
                 "capabilities": .array(hello.capabilities.map(JSONValue.string)),
                 "gen": .int(generation),
             ]
+            if let want = hello.grantedWant { object["want"] = .array(want.map(JSONValue.string)) }
+            return object
         case .game(let gameEvent):
             return body(gameEvent, generation: generation)
         case .progress(let summary, let saved):
@@ -174,6 +178,10 @@ public enum EventEncoder {
         if !element.rotors.isEmpty { object["rotors"] = .array(element.rotors.map(JSONValue.string)) }
         if !element.actions.isEmpty { object["actions"] = .array(element.actions.map(JSONValue.string)) }
         return .object(object)
+    }
+
+    private static func json(_ version: ProtocolVersion) -> JSONValue {
+        [.int(version.major), .int(version.minor)]
     }
 
     private static func json(_ gesture: ScreenGesture?) -> JSONValue {

@@ -126,10 +126,13 @@ public struct Session: Sendable {
             tick()
             closeBurst(since: before)
         case .frame, .request, .requests:
-            if pendingWait != nil {
-                queue.append(input)
-            } else {
+            if pendingWait == nil {
                 carryOut(input)
+            } else if let cancel = Self.cancelRequest(in: input) {
+                // A cancel is answered at once, ahead of what waits behind the wait it ends.
+                handle(cancel)
+            } else {
+                queue.append(input)
             }
         case .saveFailed(let location, let error):
             savedProgress = nil
@@ -171,6 +174,22 @@ public struct Session: Sendable {
         case .start, .time, .saveFailed, .endOfInput, .stop:
             process(input)
         }
+    }
+
+    /// The `cancel` request an input holds, if it is one.
+    private static func cancelRequest(in input: SessionInput) -> Request? {
+        let request: Request
+        switch input {
+        case .request(let single):
+            request = single
+        case .frame(.line(let bytes)):
+            guard case .request(let decoded) = CommandDecoder.decode(bytes) else { return nil }
+            request = decoded
+        case .frame(.tooLong), .requests, .start, .time, .saveFailed, .endOfInput, .stop:
+            return nil
+        }
+        if case .cancel = request.command { return request }
+        return nil
     }
 
     /// Carries out what was kept during a `wait`, until another `wait` is pending.
@@ -235,8 +254,8 @@ public struct Session: Sendable {
             emit(.done, replyTo: replyTo)
             return
         }
-        if let rest = execute(request.command, replyTo: replyTo) {
-            pendingWait = PendingWait(replyTo: replyTo, until: rest.until, rest: rest.commands, turn: turn)
+        if let until = execute(request.command, replyTo: replyTo) {
+            pendingWait = PendingWait(replyTo: replyTo, until: until, turn: turn)
             return
         }
         settle(replyTo: replyTo)
@@ -248,35 +267,29 @@ public struct Session: Sendable {
         emit(.done, replyTo: replyTo)
     }
 
-    /// Answers the pending `wait`: the time it let pass, then the rest of its batch, then `done`.
+    /// Answers the pending `wait`: the time it let pass, then `done`.
     private mutating func resumeAfterWait() {
         guard let wait = pendingWait else { return }
         pendingWait = nil
+        let current = turn
         turn = wait.turn
         perform(engine.advanceTime(to: clock.time), replyTo: wait.replyTo)
-        if let suspended = runBatch(wait.rest, replyTo: wait.replyTo) {
-            pendingWait = PendingWait(
-                replyTo: wait.replyTo,
-                until: suspended.until,
-                rest: suspended.commands,
-                turn: turn
-            )
-            return
-        }
         settle(replyTo: wait.replyTo)
+        turn = current
     }
 
     // MARK: - Commands
 
     /// Carries out one command: its events, without the closing `done`.
     ///
-    /// - Returns: The commands still to carry out once time reaches `until`, when a real-clock `wait`
-    ///   suspended the command; `nil` when it is carried out.
-    private mutating func execute(_ command: Command, replyTo: RequestID?) -> Suspension? {
+    /// - Returns: When a real-clock `wait` ends, if the command is one; `nil` when it is carried out.
+    private mutating func execute(_ command: Command, replyTo: RequestID?) -> Int64? {
         switch command {
         case .hello(let hello):
             client = hello
-            if hello.best(among: Self.protocolVersions) == nil {
+            let agreed = hello.best(among: Self.protocolVersions)
+            if let agreed { dialect = agreed >= .v1_1 ? .v11 : .v10 }
+            if agreed == nil {
                 let error = ProtocolError(
                     .unsupportedProtocol,
                     engine.words(
@@ -290,7 +303,9 @@ public struct Session: Sendable {
                 )
                 emit(.error(error), replyTo: replyTo)
             }
-            emit(.hello(serverHello), replyTo: replyTo)
+            var reply = serverHello
+            reply.grantedWant = hello.want.filter { Self.wantable.contains($0) }
+            emit(.hello(reply), replyTo: replyTo)
             if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
             let renamed = engine.nameKeys(hello.keys)
             perform(renamed, replyTo: replyTo)
@@ -311,7 +326,7 @@ public struct Session: Sendable {
                 clock = .virtual(time + Int64(milliseconds))
                 perform(engine.advanceTime(to: clock.time), replyTo: replyTo)
             case .real(let time):
-                return Suspension(until: time + Int64(milliseconds), commands: [])
+                return time + Int64(milliseconds)
             }
         case .validActions:
             emit(validActionsEvent, replyTo: replyTo)
@@ -332,43 +347,85 @@ public struct Session: Sendable {
                 emit(.error(error), replyTo: replyTo)
             }
         case .batch(let entries):
-            return runBatch(entries[...], replyTo: replyTo)
-        case .cancel:
-            emit(
-                .error(ProtocolError(.notNow, "no real-clock wait with this id is pending", field: "target")),
-                replyTo: replyTo
-            )
+            runBatch(entries, replyTo: replyTo)
+        case .cancel(let target):
+            guard let wait = pendingWait, wait.replyTo == target else {
+                let shown: String
+                switch target {
+                case .int(let number): shown = "\(number)"
+                case .string(let text): shown = "\"\(text)\""
+                }
+                let message = engine.words(.errorNoWaitToCancel, ["target": shown])
+                emit(.error(ProtocolError(.notNow, message, field: "target")), replyTo: replyTo)
+                return nil
+            }
+            resumeAfterWait()
         case .quit:
             end(.quit, replyTo: replyTo, answering: true)
         }
         return nil
     }
 
-    /// Carries out a batch's commands in order; one whose `ifGen` no longer holds is refused as
-    /// `stale`, and the batch stops there.
-    ///
-    /// - Returns: Where a real-clock `wait` suspended the batch, with the commands after it (their
-    ///   indices are the batch's own).
-    private mutating func runBatch(_ entries: ArraySlice<BatchEntry>, replyTo: RequestID?) -> Suspension? {
-        for index in entries.indices {
-            let entry = entries[index]
+    /// Carries out a batch as one: if any of its commands is refused (or its `ifGen` no longer holds),
+    /// nothing of the batch happened — state, `gen`, `seq` and saves are as before — and the error
+    /// names `commands[i]`.
+    private mutating func runBatch(_ entries: [BatchEntry], replyTo: RequestID?) {
+        if case .real = clock,
+            let index = entries.firstIndex(where: { if case .wait = $0.command { true } else { false } })
+        {
+            let message = engine.words(.errorBatchWaitsOnRealClock, [:])
+            emit(
+                .error(ProtocolError(.invalidParams, "commands[\(index)]: " + message, field: "commands[\(index)]")),
+                replyTo: replyTo
+            )
+            return
+        }
+        let before = self
+        for (index, entry) in entries.enumerated() {
             if let expected = entry.ifGen, expected != engine.generation {
-                let error = ProtocolError(
-                    .stale,
-                    "commands[\(index)]: the state has moved on to generation \(engine.generation) "
-                        + "(the command expected \(expected))",
-                    field: "commands[\(index)].ifGen"
+                let message = engine.words(
+                    .errorStale,
+                    ["generation": "\(engine.generation)", "expected": "\(expected)"]
                 )
-                emit(.error(error), replyTo: replyTo)
-                return nil
+                refuseBatch(
+                    ProtocolError(.stale, message, field: "ifGen"),
+                    at: index,
+                    restoring: before,
+                    replyTo: replyTo
+                )
+                return
             }
-            // Batches do not nest: a batched command suspends alone, with nothing of its own left.
-            if let suspended = execute(entry.command, replyTo: replyTo) {
-                return Suspension(until: suspended.until, commands: entries[(index + 1)...])
+            turn.refused = false
+            let suspended = execute(entry.command, replyTo: replyTo)
+            precondition(suspended == nil, "a batch never waits on the real clock")
+            if isFinished { return }
+            if turn.refused, let error = lastError {
+                refuseBatch(error, at: index, restoring: before, replyTo: replyTo)
+                return
             }
-            if isFinished { return nil }
+        }
+    }
+
+    /// The last error in the outbox.
+    private var lastError: ProtocolError? {
+        for case .send(let events) in outbox.reversed() {
+            for stamped in events.reversed() {
+                if case .error(let error) = stamped.event { return error }
+            }
         }
         return nil
+    }
+
+    /// Undoes a batch and reports why, naming the command at fault.
+    private mutating func refuseBatch(
+        _ error: ProtocolError,
+        at index: Int,
+        restoring before: Session,
+        replyTo: RequestID?
+    ) {
+        self = before
+        let field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
+        emit(.error(ProtocolError(error.code, "commands[\(index)]: " + error.message, field: field)), replyTo: replyTo)
     }
 
     /// Applies game commands as one: if one is refused, the state is left as it was before the first.
@@ -434,14 +491,21 @@ public struct Session: Sendable {
         .validActions(screen: engine.screen.id, actions: engine.validActions)
     }
 
+    /// The extra events a client may ask for in `hello`'s `want`.
+    static let wantable = ["validActions"]
+
     private var serverHello: ServerHello {
         var capabilities = [
-            "adjust", "aimedGestures", "assistive", "batch", "customActions", "escape", "hints", "ifGen", "levelMenu",
-            "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
+            "adjust", "aimedGestures", "assistive", "batch", "cancel", "customActions", "escape", "hints", "ifGen",
+            "levelMenu", "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
         ]
+        if dialect == .v11 { capabilities += ["elementChanged", "idle", "timer"] }
         if isVirtual { capabilities.append("virtualClock") }
+        capabilities.sort()
         return ServerHello(
             protocolVersion: EventEncoder.protocolVersion,
+            version: dialect == .v11 ? .v1_1 : .v1_0,
+            versions: Self.protocolVersions,
             engineVersion: Self.engineVersion,
             locale: engine.adventure.locale,
             adventureID: engine.adventure.id,
@@ -544,16 +608,8 @@ extension Session {
         var replyTo: RequestID?
         /// When it is over.
         var until: Int64
-        /// The commands of its batch still to carry out.
-        var rest: ArraySlice<BatchEntry>
         /// What the request had sent before the wait.
         var turn: Turn
-    }
-
-    /// Where a command stopped to wait.
-    private struct Suspension: Sendable {
-        var until: Int64
-        var commands: ArraySlice<BatchEntry>
     }
 }
 
