@@ -509,6 +509,7 @@ class Engine:
         self.hello: Optional[Event] = None
         #: What ``hello`` offered as ``protocol`` (see :func:`protocol_field`).
         self.protocol_offered = protocol_field(protocol)
+        self._protocol_default = protocol is None
         #: The screen on show, kept current from screen, focus and elementChanged events.
         self.model = ScreenModel()
         self.progress: Optional[Event] = None
@@ -581,10 +582,11 @@ class Engine:
             command = {"type": "hello", "protocol": self.protocol_offered, **fields}
             command.setdefault("id", "hello")
             reply = self.send(command, check=False)
-            if "protocol" not in fields and not isinstance(command["protocol"], int) and any(
+            if self._protocol_default and "protocol" not in fields and any(
                 (error.get("field") or "").startswith("protocol") for error in reply.errors
             ):
-                # An engine from before version negotiation knows only the integer: speak 1.0.
+                # An engine from before version negotiation knows only the integer: speak 1.0
+                # (only when the default range was offered; a version asked for is not changed).
                 command["protocol"] = self.protocol_offered = PROTOCOL_VERSION
                 command["id"] = "hello-1.0"
                 reply = self.send(command, check=False)
