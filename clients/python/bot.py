@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A reference bot that plays Escape From Blindness to its end from the protocol alone.
 
-    python3 clients/python/bot.py [--binary PATH] [--seed N] [--locale en] [--verbose]
+    python3 clients/python/bot.py [--binary PATH] [--seed N] [--locale en] [--protocol 1.1|1.0]
 
 It starts ``efb pipe --seed N --clock virtual --memory-save --hints-at-once`` and knows nothing
 about the adventure: no answer is written here and no content file is read. Like a player, it
@@ -25,6 +25,10 @@ rotor items, the results of actions) and works from what the events say:
 Where the engine offers them (``validActions`` in its hello capabilities, or ``--valid-actions
 on``), the engine's own list of valid actions is the bot's action space; otherwise the bot derives
 the same list from the screen's elements and traits.
+
+It speaks protocol 1.1 by default (``--protocol 1.0`` for 1.0). It reads the screen from the
+client's screen model, which applies ``elementChanged`` (1.1) and ``focus`` (1.0) alike, and in 1.1
+puts ``ifGen`` on the first gesture of every round trip (``gen`` changes only when the screen does).
 
 Exit status: 0 when the end screen was reached (``ended`` with reason ``escaped`` or a screen of kind
 ``end``), 1 when the bot gave up, 2 on a usage error. One summary line is printed on stdout.
@@ -51,6 +55,12 @@ from efb_client import Engine, EfbClientError, Reply  # noqa: E402
 
 Event = Dict[str, Any]
 Command = Dict[str, Any]
+
+# Commands that act on the screen: the first of a round trip carries ifGen in protocol 1.1.
+GESTURES = {
+    "next", "previous", "first", "last", "focus", "activate", "rotor", "rotorItem", "action", "adjust",
+    "input", "magicTap", "escape", "menu", "goto", "assistive",
+}
 
 # A bot that gets stuck stops instead of looping for ever.
 MAX_COMMANDS = 20000
@@ -220,7 +230,15 @@ class ValidAction(dict):
 
 
 class Bot:
-    def __init__(self, engine: Engine, *, valid_actions: str = "auto", verbose: bool = False, locale: str = "en"):
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        valid_actions: str = "auto",
+        verbose: bool = False,
+        locale: str = "en",
+        if_gen: Optional[bool] = None,
+    ):
         self.engine = engine
         self.verbose = verbose
         self.lang = (locale or "en").split("-")[0].split("_")[0]
@@ -229,8 +247,14 @@ class Bot:
         self.solved: List[str] = []
         self.results: List[Event] = []
         self.round_trips = 0
-        #: Every command sent after the handshake, in order (without ids): a replayable recording.
+        #: Every command sent after the handshake, in order (without ids and ifGen): a replayable
+        #: recording.
         self.history: List[Command] = []
+        #: ifGen on the first gesture of each round trip: by default when the session speaks 1.1
+        #: and the engine lists the capability.
+        self.if_gen = (engine.speaks(1, 1) and "ifGen" in engine.capabilities) if if_gen is None else if_gen
+        self.guarded = 0  # round trips sent with ifGen
+        self.stale = 0  # of which refused as stale
         self.valid_actions_event: Optional[Event] = None
         self.level_hints: Dict[str, List[str]] = {}
         self.level_feedback: Dict[str, List[str]] = {}
@@ -253,12 +277,27 @@ class Bot:
             print(message, file=sys.stderr)
 
     def do(self, commands: Sequence[Command]) -> List[Reply]:
-        """Sends commands pipelined (one round trip) and reads every event they cause."""
+        """Sends commands pipelined (one round trip) and reads every event they cause.
+
+        With ``if_gen`` (protocol 1.1, where ``gen`` changes only when the screen does), the round
+        trip's first gesture carries ``ifGen``: the generation the bot decided on. Should the
+        screen have moved under it, the engine refuses it as ``stale`` and the bot reads the state
+        again."""
         if self.engine.commands_sent + len(commands) > MAX_COMMANDS:
             raise RuntimeError(f"more than {MAX_COMMANDS} commands: the bot is stuck")
-        replies = self.engine.send_many(list(commands), check=False)
+        sent = [dict(command) for command in commands]
+        guarded = self.if_gen and self.engine.gen is not None and sent and sent[0]["type"] in GESTURES
+        if guarded:
+            sent[0]["ifGen"] = self.engine.gen
+            self.guarded += 1
+        replies = self.engine.send_many(sent, check=False)
         self.round_trips += 1
         self.history.extend(commands)
+        if guarded and any(error.get("code") == "stale" for error in replies[0].errors):
+            self.stale += 1
+            self.log(f"stale: the screen moved before {sent[0]}; reading the state again")
+            replies.append(self.engine.send({"type": "state"}, check=False))
+            commands = list(commands) + [{"type": "state"}]
         for command, reply in zip(commands, replies):
             if self.verbose:
                 shown = {k: v for k, v in command.items() if k != "id"}
@@ -767,9 +806,10 @@ class Bot:
                     focused = dial
             replies = self.do(commands)
             for owner, reply in zip(owners, replies):
-                event = reply.last("focus")  # an aimed gesture may also hold the focus moving first
-                if owner is not None and event is not None and event["element"]["id"] == owner:
-                    seen[owner].append(event["element"].get("value", ""))
+                # The dial as the reply left it: an elementChanged in 1.1, a focus in 1.0.
+                element = reply.element(owner) if owner is not None else None
+                if element is not None:
+                    seen[owner].append(element.get("value", ""))
             turning = [dial for dial in turning if start[dial] not in seen[dial][1:]]
         values: Dict[str, List[str]] = {}
         position: Dict[str, int] = {}
@@ -918,11 +958,13 @@ class Bot:
         total = self.total_levels or "?"
         how = "engine validActions" if self.use_engine_actions else "derived from screens"
         status = "escaped" if ok else "FAILED"
+        major, minor = self.engine.version
+        guard = f", ifGen on {self.guarded} round trips ({self.stale} stale)" if self.if_gen else ""
         return (
             f"{status}: {len(self.solved)}/{total} levels solved ({len(self.results)} tries), "
             f"{self.engine.commands_sent} commands sent "
             f"in {self.round_trips} round trips, {self.engine.events_read} events, "
-            f"{elapsed * 1000:.1f} ms wall (actions: {how})"
+            f"{elapsed * 1000:.1f} ms wall (protocol {major}.{minor}, actions: {how}{guard})"
         )
 
 
@@ -1116,8 +1158,13 @@ def run(
     verbose: bool = False,
     valid_actions: str = "auto",
     extra_args: Sequence[str] = (),
+    protocol: Any = None,
+    if_gen: Optional[bool] = None,
 ) -> Tuple[bool, str, Bot]:
-    """Plays one whole game; returns (reached the end, summary line, the bot)."""
+    """Plays one whole game; returns (reached the end, summary line, the bot).
+
+    ``protocol`` is what the handshake offers (see ``efb_client.protocol_field``): by default 1.0 to
+    1.1, so the engine picks 1.1; ``"1.0"`` plays in 1.0."""
     started = time.perf_counter()
     args = ["--seed", str(seed), "--clock", "virtual", "--memory-save", "--hints-at-once"]
     if locale:
@@ -1133,8 +1180,8 @@ def run(
             fields["want"] = ["validActions"]
         return fields
 
-    with Engine(args=args, binary=binary, hello=hello, check=False, stderr="capture") as engine:
-        bot = Bot(engine, valid_actions=valid_actions, verbose=verbose, locale=locale or "en")
+    with Engine(args=args, binary=binary, hello=hello, protocol=protocol, check=False, stderr="capture") as engine:
+        bot = Bot(engine, valid_actions=valid_actions, verbose=verbose, locale=locale or "en", if_gen=if_gen)
         try:
             ok = bot.play()
         except (EfbClientError, RuntimeError) as error:
@@ -1158,11 +1205,32 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "on: ask for them even if not listed; off: always derive actions from the screen",
     )
     parser.add_argument("--adventure", help="play this adventure file instead of the shipped one (passed to efb)")
+    parser.add_argument(
+        "--protocol",
+        choices=["1.0", "1.1", "auto"],
+        default="1.1",
+        help="the protocol version to speak: 1.1 (default), 1.0, or auto (offer both; the engine picks)",
+    )
+    parser.add_argument(
+        "--if-gen",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help="ifGen on the first gesture of each round trip: auto (in 1.1), on, off",
+    )
     options = parser.parse_args(argv)
     extra = ["--adventure", options.adventure] if options.adventure else []
     locale = None if options.adventure else options.locale
     try:
-        ok, summary, bot = run(options.binary, options.seed, locale, options.verbose, options.valid_actions, extra)
+        ok, summary, bot = run(
+            options.binary,
+            options.seed,
+            locale,
+            options.verbose,
+            options.valid_actions,
+            extra,
+            protocol=None if options.protocol == "auto" else options.protocol,
+            if_gen={"auto": None, "on": True, "off": False}[options.if_gen],
+        )
     except FileNotFoundError as error:
         print(f"bot.py: {error}", file=sys.stderr)
         return 2

@@ -13,6 +13,12 @@ engine, assigns ids, writes commands and collects each command's events up to it
         print(reply.first("focus")["element"]["label"])
         replies = engine.send_many([{"type": "next"}, {"type": "previous"}])   # pipelined
 
+The handshake negotiates the protocol version: by default the client offers 1.0 to 1.1 and the
+engine picks the newest it speaks (:attr:`Engine.version`). In 1.1 every event carries ``gen``, a
+changed element is an ``elementChanged`` event instead of a second ``focus``, timed levels send
+``timer`` and every burst the engine sends on its own ends with ``idle``. :attr:`Engine.model` keeps
+the screen on show up to date from ``screen``, ``focus`` and ``elementChanged`` in both versions.
+
 Only the standard library is used (Python 3.8+). Nothing is printed on standard output; the
 engine's standard error goes to this process's standard error unless ``stderr="capture"``.
 
@@ -20,6 +26,8 @@ Exceptions:
 
 - :class:`EngineError`: the engine answered with an ``error`` event (only when ``check`` is true);
   it carries ``code``, ``message``, ``field`` and the whole ``reply``.
+- :class:`BatchError`: an ``EngineError`` refusing a ``batch`` (nothing of it happened); ``index``
+  says which of its commands was at fault.
 - :class:`ProtocolViolation`: the engine wrote something that is not the protocol (a line that is
   not a JSON object, no ``type``, ``seq`` not growing, a ``done`` for an unknown id, ...).
 - :class:`EngineExited`: the engine's output ended (it exited) while a reply was still expected.
@@ -31,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import select
 import subprocess
 import tempfile
@@ -40,18 +49,26 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Unio
 
 __all__ = [
     "Engine",
+    "EfbClient",
     "Reply",
+    "ScreenModel",
+    "TimerState",
     "EfbClientError",
     "EngineError",
+    "BatchError",
     "ProtocolViolation",
     "EngineExited",
     "EngineTimeout",
     "find_binary",
+    "protocol_field",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
 ]
 
-#: The protocol version this client speaks.
+#: The protocol (major) version this client speaks.
 PROTOCOL_VERSION = 1
+#: The ``(major, minor)`` versions this client speaks; by default it offers all of them.
+PROTOCOL_VERSIONS = ((1, 0), (1, 1))
 
 Event = Dict[str, Any]
 Command = Dict[str, Any]
@@ -85,6 +102,43 @@ class EngineError(EfbClientError):
         self.field: Optional[str] = event.get("field")
         where = f" (field {self.field})" if self.field else ""
         super().__init__(f"{self.code}: {self.message}{where} [command id {reply.id!r}]")
+
+
+_BATCH_FIELD = re.compile(r"^commands\[(\d+)\](?:\.(.+))?$")
+_BATCH_MESSAGE = re.compile(r"^commands\[(\d+)\]: ")
+
+
+def batch_failure(error: Event) -> Optional[tuple]:
+    """Which command of a ``batch`` an ``error`` event blames: ``(index, field)``, where ``index`` is
+    0-based and ``field`` the inner command's field (or ``None``); ``None`` when the error is not
+    about one of the batched commands (``field`` ``commands[i]...``, message ``commands[i]: ...``)."""
+    match = _BATCH_FIELD.match(error.get("field") or "")
+    if match:
+        return int(match.group(1)), match.group(2)
+    match = _BATCH_MESSAGE.match(error.get("message") or "")
+    if match:
+        return int(match.group(1)), None
+    return None
+
+
+class BatchError(EngineError):
+    """The engine refused a ``batch``: nothing of it happened (batches are all or nothing).
+
+    Besides :class:`EngineError`'s attributes: ``index`` (0-based) of the command at fault, or
+    ``None`` when the batch line itself was refused; ``command`` (that command, as given to
+    :meth:`Engine.batch`); ``inner_field`` (its field at fault, e.g. ``"element"``, or ``None``).
+    """
+
+    def __init__(self, event: Event, reply: "Reply", commands: Sequence[Command] = ()):
+        super().__init__(event, reply)
+        failure = batch_failure(event)
+        self.index: Optional[int] = failure[0] if failure else None
+        self.inner_field: Optional[str] = failure[1] if failure else None
+        self.command: Optional[Command] = (
+            commands[self.index] if self.index is not None and self.index < len(commands) else None
+        )
+        if self.index is not None:
+            self.args = (f"{self.args[0]} [batched command {self.index}: {self.command!r}]",)
 
 
 class ProtocolViolation(EfbClientError):
@@ -177,9 +231,197 @@ class Reply(list):
         """The text of every ``announce`` event."""
         return [event.get("text", "") for event in self if event.get("type") == "announce"]
 
+    @property
+    def changed_elements(self) -> List[Event]:
+        """The elements this reply said changed (``elementChanged``, 1.1), each as it is now."""
+        return [event["element"] for event in self if event.get("type") == "elementChanged" and "element" in event]
+
+    def element(self, element_id: str) -> Optional[Event]:
+        """The last state of an element this reply carries, from an ``elementChanged`` (1.1) or a
+        ``focus`` on it (which is how 1.0 reports a change of the focused element), or ``None``."""
+        for event in reversed(self):
+            if event.get("type") in ("elementChanged", "focus"):
+                element = event.get("element")
+                if isinstance(element, dict) and element.get("id") == element_id:
+                    return element
+        return None
+
+    @property
+    def batch_failure(self) -> Optional[tuple]:
+        """For a refused ``batch``: ``(index, field)`` of the batched command at fault (see
+        :func:`batch_failure`), else ``None``."""
+        for error in self.errors:
+            failure = batch_failure(error)
+            if failure is not None:
+                return failure
+        return None
+
     def __repr__(self) -> str:
         kinds = ", ".join(event.get("type", "?") for event in self)
         return f"Reply(id={self.id!r}, [{kinds}])"
+
+
+# --------------------------------------------------------------------------------------------------
+# The screen on show, and the torch clock
+
+
+class ScreenModel:
+    """The screen on show, kept up to date from the events as they are read.
+
+    ``screen`` is a copy of the last ``screen`` event whose ``elements`` are replaced as the engine
+    reports changes; ``focus`` a copy of the last ``focus`` event whose ``element`` is kept current
+    too. It applies ``screen``, ``focus`` (in 1.0 a ``focus`` also reports a change of the focused
+    element) and ``elementChanged`` (1.1: the element is replaced in the screen, and in the focus
+    when it is the focused one). Other events are ignored. After a ``restore`` the engine sends no
+    screen: send ``state`` to bring the model back.
+    """
+
+    def __init__(self) -> None:
+        self.screen: Optional[Event] = None
+        self.focus: Optional[Event] = None
+        #: The generation of the last event applied that carried one.
+        self.gen: Optional[int] = None
+
+    @property
+    def id(self) -> Optional[str]:
+        """The screen's id, e.g. ``"level-cellar-door"``."""
+        return self.screen.get("screen") if self.screen else None
+
+    @property
+    def kind(self) -> Optional[str]:
+        return self.screen.get("kind") if self.screen else None
+
+    @property
+    def elements(self) -> List[Event]:
+        """The screen's elements, in reading order, as they are now."""
+        return list(self.screen.get("elements", [])) if self.screen else []
+
+    def element(self, element_id: str) -> Optional[Event]:
+        """An element of the screen on show, by id, as it is now (``None`` if not on screen)."""
+        for element in self.screen.get("elements", []) if self.screen else []:
+            if element.get("id") == element_id:
+                return element
+        return None
+
+    @property
+    def focused(self) -> Optional[Event]:
+        """The focused element, as it is now."""
+        return self.focus.get("element") if self.focus else None
+
+    @property
+    def focused_id(self) -> Optional[str]:
+        focused = self.focused
+        return focused.get("id") if focused else None
+
+    def apply(self, event: Event) -> bool:
+        """Applies one event; returns True when it changed the model."""
+        kind = event.get("type")
+        if isinstance(event.get("gen"), int):
+            self.gen = event["gen"]
+        if kind == "screen":
+            self.screen = dict(event)
+            self.screen["elements"] = [dict(e) for e in event.get("elements", []) if isinstance(e, dict)]
+            self.focus = None
+            return True
+        if kind == "focus":
+            self.focus = dict(event)
+            element = event.get("element")
+            if isinstance(element, dict) and (self.screen is None or event.get("screen") in (None, self.id)):
+                self._replace(element)
+            return True
+        if kind == "elementChanged":
+            element = event.get("element")
+            if not isinstance(element, dict):
+                return False
+            changed = self._replace(element)
+            if self.focus is not None and self.focused_id == element.get("id"):
+                self.focus = dict(self.focus, element=dict(element))
+                changed = True
+            return changed
+        return False
+
+    def _replace(self, element: Event) -> bool:
+        if self.screen is None:
+            return False
+        elements = self.screen["elements"]
+        for index, old in enumerate(elements):
+            if old.get("id") == element.get("id"):
+                elements[index] = dict(element)
+                return True
+        return False
+
+    def __repr__(self) -> str:
+        return f"ScreenModel(screen={self.id!r}, focused={self.focused_id!r}, gen={self.gen!r})"
+
+
+class TimerState:
+    """A timed level's clock, from the last ``timer`` event (protocol 1.1).
+
+    ``limit_ms``, ``remaining_ms`` (when the event was read) and ``paused`` are the event's;
+    :meth:`remaining_now` counts down from it on the real clock.
+    """
+
+    def __init__(self, event: Event, virtual: bool = False):
+        self.event = event
+        self.limit_ms: int = event.get("limitMs", 0)
+        self.remaining_ms: int = event.get("remainingMs", 0)
+        self.paused: bool = bool(event.get("paused", False))
+        self.gen: Optional[int] = event.get("gen")
+        #: ``time.monotonic()`` when the event was read.
+        self.read_at = time.monotonic()
+        self.virtual = virtual
+
+    def remaining_now(self) -> int:
+        """The time left now, in milliseconds: ``remaining_ms`` less the time since the event on
+        the real clock (on the virtual clock, or when paused, time stands still between events)."""
+        if self.paused or self.virtual:
+            return self.remaining_ms
+        elapsed = (time.monotonic() - self.read_at) * 1000.0
+        return max(0, int(self.remaining_ms - elapsed))
+
+    def __repr__(self) -> str:
+        return f"TimerState(remaining_ms={self.remaining_ms}, limit_ms={self.limit_ms}, paused={self.paused})"
+
+
+def protocol_field(protocol: Any = None) -> Any:
+    """The ``protocol`` field of a ``hello`` command for what the client wants to speak.
+
+    ``None`` offers every version this client speaks: ``{"min": [1, 0], "max": [1, 1]}``.
+    ``(1, 1)``, ``[1, 1]`` or ``"1.1"`` asks for exactly 1.1. ``(1, 0)``, ``"1.0"`` or ``1`` asks for
+    1.0, written as the integer ``1`` that every engine of protocol 1 understands. A list of pairs
+    or a ``{"min": ..., "max": ...}`` dict is passed on as it is.
+    """
+    if protocol is None:
+        return {"min": list(PROTOCOL_VERSIONS[0]), "max": list(PROTOCOL_VERSIONS[-1])}
+    if isinstance(protocol, str):
+        try:
+            major, _, minor = protocol.partition(".")
+            protocol = (int(major), int(minor or 0))
+        except ValueError:
+            raise ValueError(f"a protocol version is written like 1.1, not {protocol!r}") from None
+    if isinstance(protocol, bool):
+        raise TypeError("a protocol version is an int, a (major, minor) pair, a list of pairs or a range")
+    if isinstance(protocol, int):
+        return protocol
+    if isinstance(protocol, dict):
+        return {key: list(value) if isinstance(value, (tuple, list)) else value for key, value in protocol.items()}
+    if isinstance(protocol, (tuple, list)):
+        if len(protocol) == 2 and all(isinstance(part, int) and not isinstance(part, bool) for part in protocol):
+            pair = [protocol[0], protocol[1]]
+            return pair[0] if pair[1] == 0 else pair
+        return [list(pair) for pair in protocol]
+    raise TypeError("a protocol version is an int, a (major, minor) pair, a list of pairs or a range")
+
+
+def _version_of(hello: Optional[Event]) -> Optional[tuple]:
+    """The version a ``hello`` event says is spoken: its ``version``, else ``protocol``.0."""
+    if not hello:
+        return None
+    version = hello.get("version")
+    if isinstance(version, list) and len(version) == 2 and all(isinstance(v, int) for v in version):
+        return (version[0], version[1])
+    protocol = hello.get("protocol")
+    return (protocol, 0) if isinstance(protocol, int) else None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -215,13 +457,16 @@ class Engine:
         args: Extra arguments after ``efb pipe``, e.g. ``["--seed", "7", "--clock", "virtual",
             "--memory-save"]``.
         binary: The ``efb`` executable (see :func:`find_binary`).
-        hello: ``True`` (default) sends ``{"type": "hello", "protocol": 1, "client": ...}`` at once
+        hello: ``True`` (default) sends ``{"type": "hello", "protocol": ..., "client": ...}`` at once
             and reads the engine's opening (its unsolicited hello, first screen, focus and progress)
             into :attr:`opening`. A dict adds fields to that hello (``want``, ``keys``,
             ``capabilities``, ``timePressure``, ...). A callable is given the engine's opening
             ``hello`` event (its first line, listing its capabilities) and returns those fields:
             the way to ask only for what the engine has. ``False`` sends nothing: the opening events
             then arrive, unsolicited, with the first command's reply (see :attr:`unsolicited`).
+        protocol: The versions to offer in that hello (see :func:`protocol_field`): by default
+            1.0 to 1.1, so the engine picks 1.1 when it speaks it; ``(1, 1)`` for 1.1 only; ``(1, 0)``
+            (or ``1``) for 1.0. :attr:`version` says what was agreed.
         check: Default for :meth:`send`: raise :class:`EngineError` when a reply holds an ``error``.
         stderr: ``"inherit"`` (default: the engine writes to this process's standard error),
             ``"capture"`` (kept in :attr:`stderr_text`), or ``"discard"``.
@@ -231,8 +476,10 @@ class Engine:
 
     Events without a ``replyTo`` (the opening when ``hello=False``, hints unlocking on the real
     clock, errors about lines that had no readable id) are appended to :attr:`unsolicited`, never
-    mixed into a reply. The last ``screen``, ``focus`` and ``progress`` events seen, and the last
-    generation, are kept in :attr:`screen`, :attr:`focus`, :attr:`progress` and :attr:`gen`.
+    mixed into a reply; :meth:`read_until_idle` waits for them. The screen on show is kept in
+    :attr:`model` (:attr:`screen` and :attr:`focus` are its current copies), the last ``progress``
+    in :attr:`progress`, the last ``timer`` in :attr:`timer` and the generation of the last event
+    read in :attr:`gen`. Unknown event types and fields are kept and passed on, never refused.
     """
 
     def __init__(
@@ -241,6 +488,7 @@ class Engine:
         binary: Optional[str] = None,
         *,
         hello: Union[bool, Dict[str, Any], Callable[[Event], Dict[str, Any]]] = True,
+        protocol: Any = None,
         check: bool = True,
         stderr: str = "inherit",
         timeout: Optional[float] = None,
@@ -259,10 +507,19 @@ class Engine:
         self.opening: List[Event] = []
         #: The engine's ``hello`` reply (``None`` until a hello was answered).
         self.hello: Optional[Event] = None
-        self.screen: Optional[Event] = None
-        self.focus: Optional[Event] = None
+        #: What ``hello`` offered as ``protocol`` (see :func:`protocol_field`).
+        self.protocol_offered = protocol_field(protocol)
+        self._protocol_default = protocol is None
+        #: The screen on show, kept current from screen, focus and elementChanged events.
+        self.model = ScreenModel()
         self.progress: Optional[Event] = None
+        #: The last ``timer`` event (1.1) of the timed level being played, or ``None``.
+        self.timer: Optional[TimerState] = None
+        #: The last ``idle`` event (1.1): the end of the last burst the engine sent on its own.
+        self.last_idle: Optional[Event] = None
+        #: The generation of the last event read that carried one (every event does in 1.1).
         self.gen: Optional[int] = None
+        self._engine_hello: Optional[Event] = None  # the last hello event, solicited or not
         #: The last ``seq`` read.
         self.seq = 0
         #: Commands written and events read so far.
@@ -272,6 +529,8 @@ class Engine:
         self._pending: Dict[Any, List[Event]] = {}  # id key -> events read so far, for sent commands
         self._finished: Dict[Any, Reply] = {}  # replies complete but not yet collected
         self._order: deque = deque()  # id keys in the order their commands were written
+        self._quits: set = set()  # keys of quit commands: their reply ends with bye
+        self._cancels: set = set()  # keys of cancel commands: answered ahead of a wait's queue
         self._buffer = bytearray()
         self._eof = False
         self._closed = False
@@ -320,9 +579,17 @@ class Engine:
                 fields.update(hello(opening_hello) or {})
             elif isinstance(hello, dict):
                 fields.update(hello)
-            command = {"type": "hello", "protocol": PROTOCOL_VERSION, **fields}
+            command = {"type": "hello", "protocol": self.protocol_offered, **fields}
             command.setdefault("id", "hello")
             reply = self.send(command, check=False)
+            if self._protocol_default and "protocol" not in fields and any(
+                (error.get("field") or "").startswith("protocol") for error in reply.errors
+            ):
+                # An engine from before version negotiation knows only the integer: speak 1.0
+                # (only when the default range was offered; a version asked for is not changed).
+                command["protocol"] = self.protocol_offered = PROTOCOL_VERSION
+                command["id"] = "hello-1.0"
+                reply = self.send(command, check=False)
             self.opening = self.unsolicited[before:]
             del self.unsolicited[before:]
             for error in reply.errors:
@@ -335,7 +602,41 @@ class Engine:
     @property
     def capabilities(self) -> List[str]:
         """The capabilities the engine listed in its hello (empty before one arrived)."""
-        return list((self.hello or {}).get("capabilities", []))
+        return list((self.hello or self._engine_hello or {}).get("capabilities", []))
+
+    @property
+    def version(self) -> tuple:
+        """The protocol version spoken now, ``(major, minor)``: the ``version`` of the engine's last
+        ``hello`` (its reply to ours once the handshake is done). ``(1, 0)`` before any hello."""
+        return _version_of(self.hello or self._engine_hello) or (PROTOCOL_VERSION, 0)
+
+    @property
+    def versions(self) -> List[tuple]:
+        """Every version the engine speaks, from its hello (``[(1, 0)]`` for an engine that does not
+        say: engines before negotiation spoke 1.0 only)."""
+        listed = (self.hello or self._engine_hello or {}).get("versions")
+        if isinstance(listed, list):
+            return [tuple(v) for v in listed if isinstance(v, list) and len(v) == 2]
+        return [self.version]
+
+    @property
+    def granted_want(self) -> List[str]:
+        """The items of our hello's ``want`` that the engine granted (its reply's ``want``)."""
+        return list((self.hello or {}).get("want", []))
+
+    def speaks(self, major: int, minor: int) -> bool:
+        """Whether the version agreed is at least ``major.minor``: ``engine.speaks(1, 1)``."""
+        return self.version >= (major, minor)
+
+    @property
+    def screen(self) -> Optional[Event]:
+        """The screen on show (a copy of its last ``screen`` event, with its elements kept current)."""
+        return self.model.screen
+
+    @property
+    def focus(self) -> Optional[Event]:
+        """The focus (a copy of the last ``focus`` event, with its element kept current)."""
+        return self.model.focus
 
     @property
     def pid(self) -> int:
@@ -374,17 +675,54 @@ class Engine:
         line = json.dumps(line_command, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
         return request_id, key, line
 
-    def send(self, command: Command, *, check: Optional[bool] = None) -> Reply:
+    def send(self, command: Command, *, check: Optional[bool] = None, timeout: Optional[float] = None) -> Reply:
         """Sends one command and returns its events up to its ``done``.
 
         An ``id`` is added unless the command has one. With ``check`` (default: the engine's
-        ``check``) an ``error`` event raises :class:`EngineError`.
+        ``check``) an ``error`` event raises :class:`EngineError`. ``timeout`` replaces the
+        engine's for this reply.
         """
         request_id, key, line = self._prepare(command)
-        self._register(key)
+        self._register(key, command["type"])
         self._write(line)
         self.commands_sent += 1
-        return self._collect(request_id, key, check)
+        return self._collect(request_id, key, check, timeout)
+
+    def batch(self, commands: Sequence[Command], *, check: Optional[bool] = None, **fields: Any) -> Reply:
+        """Runs commands as one ``batch`` line, settled by one ``done``; returns its reply.
+
+        A batch is all or nothing: if any of its commands is refused, nothing of it happened and
+        the reply is only an ``error`` (field ``commands[i]...``) and the ``done``. With ``check``
+        that raises :class:`BatchError`, whose ``index`` and ``command`` name the command at fault;
+        without, ``reply.batch_failure`` gives ``(index, field)``. The batched commands carry no
+        ``id`` (each may carry its own ``ifGen``); ``fields`` go on the batch line (``ifGen=...``).
+        """
+        commands = list(commands)
+        for index, command in enumerate(commands):
+            if not isinstance(command, dict) or "id" in command:
+                raise ValueError(f"batched command {index} must be a dict without an id: {command!r}")
+        reply = self.send({"type": "batch", "commands": commands, **fields}, check=False)
+        if self.check if check is None else check:
+            if reply.errors:
+                raise BatchError(reply.errors[0], reply, commands)
+        return reply
+
+    def wait(self, ms: int, *, block: bool = True, check: Optional[bool] = None) -> Union[Reply, RequestId]:
+        """``wait``: lets ``ms`` milliseconds pass. With ``block`` (default), returns its reply (the
+        reply timeout is stretched by ``ms``); with ``block=False`` only writes it and returns its
+        id, for :meth:`cancel` and :meth:`events_until_done`. Other commands written meanwhile are
+        answered after the wait, in order."""
+        if not block:
+            return self.write({"type": "wait", "ms": ms})
+        extra = None if self.timeout is None else self.timeout + ms / 1000.0
+        return self.send({"type": "wait", "ms": ms}, check=check, timeout=extra)
+
+    def cancel(self, target: RequestId, *, check: Optional[bool] = None) -> Reply:
+        """``cancel``: ends the pending real-clock ``wait`` whose id is ``target`` at once. The wait
+        is answered first (collect it with :meth:`events_until_done`), then this cancel, ahead of
+        any command written during the wait. Refused with ``not_now`` when no such wait is pending
+        (always on the virtual clock)."""
+        return self.send({"type": "cancel", "target": target}, check=check)
 
     def send_many(self, commands: Sequence[Command], *, check: Optional[bool] = None) -> List[Reply]:
         """Pipelines commands: writes them all, then returns their replies in order.
@@ -397,8 +735,8 @@ class Engine:
         keys = [key for _, key, _ in prepared]
         if len(set(keys)) != len(keys):
             raise ValueError("two commands share an id")
-        for _, key, _ in prepared:
-            self._register(key)
+        for command, (_, key, _) in zip(commands, prepared):
+            self._register(key, command["type"])
         self._write(b"".join(line for _, _, line in prepared))
         self.commands_sent += len(prepared)
         replies = [self._collect(request_id, key, False) for request_id, key, _ in prepared]
@@ -423,7 +761,7 @@ class Engine:
             key = _key(parsed["id"])
             if key in self._pending or key in self._finished:
                 raise ValueError(f"id {parsed['id']!r} is still awaiting its reply")
-            self._register(key)
+            self._register(key, parsed.get("type") if isinstance(parsed.get("type"), str) else None)
             self._write(data)
             self.commands_sent += 1
             return self._collect(parsed["id"], key, False)
@@ -439,21 +777,62 @@ class Engine:
                     return Reply(events[-1].get("replyTo"), events)
             self._read_one(deadline=self._deadline())
 
-    def events_until_done(self, request_id: RequestId) -> Reply:
+    def events_until_done(self, request_id: RequestId, *, timeout: Optional[float] = None) -> Reply:
         """Reads until the ``done`` answering ``request_id`` (a command written earlier, e.g. by
-        :meth:`write`), and returns that command's events. Other commands' events are kept for them."""
+        :meth:`write`), and returns that command's events. Other commands' events are kept for them.
+        ``timeout`` replaces the engine's for this reply."""
         key = _key(request_id)
         if key not in self._pending and key not in self._finished:
             raise ValueError(f"no command with id {request_id!r} is awaiting its reply")
-        return self._collect(request_id, key, False)
+        return self._collect(request_id, key, False, timeout)
 
     def write(self, command: Command) -> RequestId:
         """Writes one command without waiting; returns its id, for :meth:`events_until_done`."""
         request_id, key, line = self._prepare(command)
-        self._register(key)
+        self._register(key, command["type"])
         self._write(line)
         self.commands_sent += 1
         return request_id
+
+    # Events the engine sends on its own -------------------------------------------------------------
+
+    def read_until_idle(self, timeout: Optional[float] = None) -> Optional[List[Event]]:
+        """Protocol 1.1: waits, without sending anything, for the next burst of events the engine
+        sends on its own (on the real clock: a hint unlocking, the torch's time, a level starting
+        over) and returns it, ``idle`` included, taking it out of :attr:`unsolicited`. Events without
+        ``replyTo`` already read count. Returns ``None`` when no burst ended within ``timeout``
+        seconds (``None``: wait for ever); what was read stays in :attr:`unsolicited`. Replies to
+        commands written earlier are kept for them meanwhile. Raises ``ValueError`` in 1.0, which
+        has no ``idle`` (use :meth:`read_unsolicited`), and :class:`EngineExited` if the engine ends.
+        """
+        if not self.speaks(1, 1):
+            raise ValueError(f"idle is a protocol 1.1 event; this session speaks {self.version[0]}.{self.version[1]}")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            for index, event in enumerate(self.unsolicited):
+                if event.get("type") == "idle":
+                    burst = self.unsolicited[: index + 1]
+                    del self.unsolicited[: index + 1]
+                    return burst
+            if self._bye or self._eof:
+                raise EngineExited("the engine's output ended before an idle", self.process.poll(), self.stderr_text)
+            wait = None if deadline is None else deadline - time.monotonic()
+            if wait is not None and wait <= 0:
+                return None
+            self._poll(wait)
+
+    def read_unsolicited(self, timeout: float = 0.0) -> List[Event]:
+        """Reads whatever the engine writes within ``timeout`` seconds (0: only what has already
+        arrived) and returns the events without ``replyTo`` read so far, taking them out of
+        :attr:`unsolicited`. Works in 1.0 and 1.1; it never raises for a quiet engine."""
+        deadline = time.monotonic() + timeout
+        while not self._bye and not self._eof:
+            wait = max(0.0, deadline - time.monotonic())
+            if not self._poll(wait) and wait <= 0:
+                break
+        events = list(self.unsolicited)
+        del self.unsolicited[:]
+        return events
 
     # Convenience wrappers ---------------------------------------------------------------------------
 
@@ -526,12 +905,33 @@ class Engine:
     # ----------------------------------------------------------------------------------------------
     # Internals
 
-    def _register(self, key) -> None:
+    def _register(self, key, command_type: Optional[str] = None) -> None:
         self._pending[key] = []
         self._order.append(key)
+        if command_type == "quit":
+            self._quits.add(key)
+        elif command_type == "cancel":
+            self._cancels.add(key)
 
-    def _deadline(self) -> Optional[float]:
-        return None if self.timeout is None else time.monotonic() + self.timeout
+    def _deadline(self, timeout: Optional[float] = None) -> Optional[float]:
+        timeout = self.timeout if timeout is None else timeout
+        return None if timeout is None else time.monotonic() + timeout
+
+    def _poll(self, wait: Optional[float]) -> bool:
+        """Reads what the engine wrote within ``wait`` seconds (``None``: until something comes) and
+        dispatches every complete line; True if there was at least one."""
+        if self._drain_lines():
+            return True
+        if self._eof:
+            return False
+        readable, _, _ = select.select([self._out], [], [], None if wait is None else max(0.0, wait))
+        if not readable:
+            return False
+        self._fill()
+        found = self._drain_lines()
+        if self._eof and self._buffer:
+            raise ProtocolViolation("the output ended in the middle of a line", bytes(self._buffer))
+        return found
 
     def _write(self, data: bytes) -> None:
         if self._closed or self._eof:
@@ -567,15 +967,19 @@ class Engine:
             self._eof = True
             raise EngineExited("the engine closed its input", self.process.poll(), self.stderr_text) from None
 
-    def _collect(self, request_id, key, check: Optional[bool]) -> Reply:
-        deadline = self._deadline()
+    def _collect(self, request_id, key, check: Optional[bool], timeout: Optional[float] = None) -> Reply:
+        deadline = self._deadline(timeout)
         while key not in self._finished:
             self._read_one(deadline, waiting_for=key)
         reply = self._finished.pop(key)
         reply.id = request_id
-        # A quit (or a batch ending with quit) is followed by bye after its done.
+        # A quit (or a batch ending with quit) is followed by bye after its done; so is a quit after
+        # the game escaped, whose reply has no ended.
         ended = reply.last("ended")
-        if ended is not None and ended.get("reason") == "quit":
+        is_quit = key in self._quits
+        self._quits.discard(key)
+        self._cancels.discard(key)
+        if is_quit or (ended is not None and ended.get("reason") == "quit"):
             while not self._bye:
                 self._read_one(deadline, waiting_for=key)
             reply.append(self._bye_event)
@@ -651,15 +1055,20 @@ class Engine:
         if self._bye:
             raise ProtocolViolation("an event after bye", raw)
 
-        if event_type == "screen":
-            self.screen = event
-        elif event_type == "focus":
-            self.focus = event
-        elif event_type == "progress":
+        self.model.apply(event)
+        if event_type == "progress":
             self.progress = event
-        elif event_type == "hello" and "replyTo" in event:
-            self.hello = event
-        if "gen" in event and isinstance(event["gen"], int):
+        elif event_type == "hello":
+            self._engine_hello = event
+            if "replyTo" in event:
+                self.hello = event
+        elif event_type == "timer":
+            self.timer = TimerState(event, virtual="virtualClock" in self.capabilities)
+        elif event_type == "screen" and event.get("kind") not in ("menu", "assistive"):
+            self.timer = None  # a timed level sends its timer after its screen
+        elif event_type == "idle":
+            self.last_idle = event
+        if isinstance(event.get("gen"), int) and not isinstance(event.get("gen"), bool):
             self.gen = event["gen"]
         if self.on_event is not None:
             self.on_event(event)
@@ -677,12 +1086,20 @@ class Engine:
             raise ProtocolViolation("an event answers an id that is not awaiting a reply", raw)
         events.append(event)
         if event_type == "done":
-            # Replies come back in the order the commands were written.
-            if not self._order or self._order[0] != key:
+            # Replies come back in the order the commands were written, except that a cancel that
+            # arrives during a wait is answered ahead of the commands written before it.
+            if self._order and self._order[0] == key:
+                self._order.popleft()
+            elif key in self._cancels and key in self._order:
+                self._order.remove(key)
+            else:
                 raise ProtocolViolation("a done arrived out of order", raw)
-            self._order.popleft()
             del self._pending[key]
             self._finished[key] = Reply(event["replyTo"], events)
+
+
+#: Another name for :class:`Engine`.
+EfbClient = Engine
 
 
 def _key(request_id: RequestId):

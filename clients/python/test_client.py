@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Self-test of efb_client.py (and a whole game by bot.py) against the built engine.
+"""Self-test of efb_client.py (and whole games by bot.py, in protocol 1.1 and 1.0) against the
+built engine.
 
     python3 clients/python/test_client.py [-v]
 
@@ -22,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bot  # noqa: E402
 from efb_client import (  # noqa: E402
+    BatchError,
     Engine,
     EngineError,
     EngineExited,
@@ -29,9 +31,12 @@ from efb_client import (  # noqa: E402
     ProtocolViolation,
     Reply,
     find_binary,
+    protocol_field,
 )
 
 GAME = ["--seed", "1", "--clock", "virtual", "--memory-save"]
+# The real clock, with a hint unlocking every 0.2 s.
+REAL = ["--seed", "1", "--clock", "real", "--memory-save", "--hint-interval", "0.2"]
 
 try:
     BINARY = find_binary()
@@ -48,6 +53,25 @@ def fake_engine(body: str) -> str:
     handle.close()
     os.chmod(handle.name, os.stat(handle.name).st_mode | stat.S_IXUSR)
     return handle.name
+
+
+def walk_until(engine, arrived, limit=60):
+    """Plays (with the reference bot) until ``arrived(engine)``; returns the bot."""
+    player = bot.Bot(engine)
+    for _ in range(limit):
+        if arrived(engine):
+            return player
+        if engine.screen["kind"] == "level":
+            if not player.solve_level():
+                raise AssertionError(f"the bot could not solve {engine.screen['screen']}")
+        else:
+            player.turn_page()
+    raise AssertionError("never arrived")
+
+
+def with_trait(trait):
+    """A screen holding an element with this trait."""
+    return lambda engine: any(trait in e.get("traits", []) for e in engine.model.elements)
 
 
 HELLO_LINE = (
@@ -186,18 +210,212 @@ class TextTests(unittest.TestCase):
         text = "a\u2028b\u2029c\u0085d \u00e9\U0001F600 \"quoted\" \\ /"
         with Engine(GAME + ["--hints-at-once"], hello={"want": ["validActions"]}) as engine:
             # Walk to the first open question the way a player would: the bot knows how.
-            player = bot.Bot(engine)
-            while not any(
-                "textField" in e.get("traits", []) for e in engine.screen["elements"]
-            ):
-                if engine.screen["kind"] == "level":
-                    self.assertTrue(player.solve_level())
-                else:
-                    player.turn_page()
+            walk_until(engine, with_trait("textField"))
             field = next(e["id"] for e in engine.screen["elements"] if "textField" in e["traits"])
             reply = engine.send({"type": "input", "text": text, "element": field})
             self.assertEqual(reply.first("announce")["text"], text)
-            self.assertEqual(reply.last("focus")["element"]["value"], text)
+            # 1.1 reports the typed text as an elementChanged (1.0 as a second focus).
+            self.assertEqual(reply.element(field)["value"], text)
+            self.assertEqual(engine.model.element(field)["value"], text)
+
+
+class ProtocolFieldTests(unittest.TestCase):
+    def test_what_hello_offers(self):
+        self.assertEqual(protocol_field(), {"min": [1, 0], "max": [1, 1]})
+        self.assertEqual(protocol_field((1, 1)), [1, 1])
+        self.assertEqual(protocol_field("1.1"), [1, 1])
+        # 1.0 is the integer every protocol 1 engine understands.
+        self.assertEqual(protocol_field((1, 0)), 1)
+        self.assertEqual(protocol_field("1.0"), 1)
+        self.assertEqual(protocol_field(1), 1)
+        self.assertEqual(protocol_field([(1, 0), (1, 1)]), [[1, 0], [1, 1]])
+        self.assertEqual(protocol_field({"min": (1, 1), "max": (1, 1)}), {"min": [1, 1], "max": [1, 1]})
+        with self.assertRaises(ValueError):
+            protocol_field("one")
+
+
+@needs_engine
+class NegotiationTests(unittest.TestCase):
+    def test_by_default_1_1_is_agreed(self):
+        with Engine(GAME, hello={"want": ["validActions", "no-such-thing"]}) as engine:
+            self.assertEqual(engine.protocol_offered, {"min": [1, 0], "max": [1, 1]})
+            # The opening hello is still 1.0: a session speaks 1.0 until a hello agrees on 1.1.
+            self.assertEqual(engine.opening[0]["version"], [1, 0])
+            self.assertEqual(engine.version, (1, 1))
+            self.assertTrue(engine.speaks(1, 1))
+            self.assertIn((1, 0), engine.versions)
+            self.assertIn((1, 1), engine.versions)
+            self.assertEqual(engine.granted_want, ["validActions"])
+            for capability in ("elementChanged", "idle", "timer", "cancel"):
+                self.assertIn(capability, engine.capabilities)
+            reply = engine.send({"type": "escape"})  # skip the intro: sounds, screen, focus
+            self.assertIn("sound", [e["type"] for e in reply])
+            self.assertTrue(all(isinstance(e.get("gen"), int) for e in reply), reply)
+            self.assertEqual(engine.gen, reply.gen)
+
+    def test_exactly_1_1(self):
+        with Engine(GAME, protocol=(1, 1)) as engine:
+            self.assertEqual(engine.protocol_offered, [1, 1])
+            self.assertEqual(engine.version, (1, 1))
+
+    def test_asking_for_1_0(self):
+        with Engine(GAME, protocol=(1, 0)) as engine:
+            self.assertEqual(engine.protocol_offered, 1)
+            self.assertEqual(engine.version, (1, 0))
+            self.assertFalse(engine.speaks(1, 1))
+            self.assertNotIn("elementChanged", engine.capabilities)
+            reply = engine.send({"type": "escape"})
+            # 1.0 puts gen on screen, focus and done, not on sounds.
+            self.assertNotIn("gen", reply.first("sound"))
+            self.assertIn("gen", reply.first("focus"))
+            with self.assertRaises(ValueError):
+                engine.read_until_idle(0)
+
+    def test_no_version_in_common(self):
+        with self.assertRaises(EngineError) as caught:
+            Engine(GAME, protocol=(2, 0))
+        self.assertEqual(caught.exception.code, "unsupported_protocol")
+        self.assertEqual(caught.exception.field, "protocol")
+        with Engine(GAME, protocol=(2, 0), check=False) as engine:
+            self.assertEqual(engine.version, (1, 0))  # the engine carries on in what it spoke
+
+
+@needs_engine
+class ModelTests(unittest.TestCase):
+    def assert_model_is_the_engine_view(self, engine):
+        """The model, kept from events, equals what ``state`` sends whole."""
+        elements = [dict(e) for e in engine.model.elements]
+        focused = dict(engine.model.focused)
+        state = engine.state()
+        self.assertEqual(elements, state.first("screen")["elements"])
+        self.assertEqual(focused, state.first("focus")["element"])
+
+    def test_typing_changes_the_field_in_the_model(self):
+        with Engine(GAME + ["--hints-at-once"]) as engine:
+            walk_until(engine, with_trait("textField"))
+            field = next(e["id"] for e in engine.model.elements if "textField" in e["traits"])
+            engine.send({"type": "focus", "element": field})
+            gen = engine.gen
+            reply = engine.send({"type": "input", "text": "lantern"})
+            # 1.1: the change is an elementChanged, and focus is not sent (the focus did not move).
+            self.assertEqual([e["type"] for e in reply], ["announce", "elementChanged", "done"])
+            changed = reply.first("elementChanged")
+            self.assertEqual(changed["element"]["id"], field)
+            self.assertEqual(changed["element"]["value"], "lantern")
+            self.assertEqual(changed["gen"], gen + 1)
+            self.assertEqual(reply.changed_elements, [changed["element"]])
+            self.assertEqual(engine.model.element(field)["value"], "lantern")
+            self.assertEqual(engine.focus["element"]["value"], "lantern")
+            self.assertEqual(engine.model.gen, gen + 1)
+            self.assert_model_is_the_engine_view(engine)
+
+    def test_turning_a_dial_in_both_versions(self):
+        for protocol in ((1, 1), (1, 0)):
+            with self.subTest(protocol=protocol), Engine(GAME + ["--hints-at-once"], protocol=protocol) as engine:
+                walk_until(engine, with_trait("adjustable"))
+                dials = [e["id"] for e in engine.model.elements if "adjustable" in e["traits"]]
+                first, other = dials[0], dials[-1]
+                engine.send({"type": "focus", "element": other})
+                before = {dial: engine.model.element(dial)["value"] for dial in dials}
+                reply = engine.send({"type": "adjust", "element": first, "direction": "increment"})
+                turned = reply.element(first)["value"]
+                self.assertNotEqual(turned, before[first])
+                self.assertEqual(engine.model.element(first)["value"], turned)
+                self.assertEqual(engine.model.focused_id, first)  # the aimed gesture moved the focus
+                self.assertEqual(engine.focus["element"]["value"], turned)
+                for dial in dials[1:]:
+                    self.assertEqual(engine.model.element(dial)["value"], before[dial])
+                kinds = [e["type"] for e in reply]
+                if protocol == (1, 1):
+                    self.assertEqual(kinds.count("elementChanged"), 1)
+                    self.assertEqual(kinds.count("focus"), 1)  # only the focus moving
+                else:
+                    self.assertNotIn("elementChanged", kinds)
+                self.assert_model_is_the_engine_view(engine)
+
+    def test_a_timed_level_sends_its_timer(self):
+        with Engine(GAME + ["--hints-at-once"]) as engine:
+            walk_until(engine, lambda e: e.timer is not None)
+            timer = engine.timer
+            self.assertFalse(timer.paused)
+            self.assertGreater(timer.limit_ms, 0)
+            self.assertEqual(timer.remaining_ms, timer.limit_ms)
+            self.assertEqual(timer.remaining_now(), timer.remaining_ms)  # the virtual clock stands still
+            engine.send({"type": "wait", "ms": 1000})
+            engine.send({"type": "menu"})
+            self.assertTrue(engine.timer.paused)
+            self.assertEqual(engine.timer.remaining_ms, timer.limit_ms - 1000)
+            engine.send({"type": "escape"})
+            self.assertFalse(engine.timer.paused)
+
+
+@needs_engine
+class RealClockTests(unittest.TestCase):
+    def test_idle_ends_an_unsolicited_hint(self):
+        with Engine(REAL, timeout=5) as engine:
+            self.assertIsNone(engine.read_until_idle(timeout=0.3))  # the intro gives no hints
+            engine.send({"type": "escape"})  # the chapter page
+            engine.send({"type": "activate", "element": "begin"})  # a level with hints
+            gen = engine.gen
+            started = time.monotonic()
+            burst = engine.read_until_idle(timeout=3)
+            self.assertLess(time.monotonic() - started, 2)
+            self.assertIsNotNone(burst)
+            self.assertEqual(burst[-1]["type"], "idle")
+            self.assertIs(engine.last_idle, burst[-1])
+            self.assertIn(("sound", "hint"), [(e["type"], e.get("name")) for e in burst])
+            self.assertTrue(all("replyTo" not in e for e in burst))
+            # Time passing does not change gen.
+            self.assertEqual({e["gen"] for e in burst}, {gen})
+            self.assertEqual(engine.gen, gen)
+            self.assertEqual(engine.unsolicited, [])
+
+    def test_cancel_ends_a_long_wait(self):
+        with Engine(REAL, timeout=5) as engine:
+            started = time.monotonic()
+            wait_id = engine.wait(60_000, block=False)
+            ping_id = engine.write({"type": "ping"})  # kept until the wait ends
+            cancel = engine.cancel(wait_id)
+            self.assertTrue(cancel.ok)
+            waited = engine.events_until_done(wait_id)
+            pinged = engine.events_until_done(ping_id)
+            self.assertLess(time.monotonic() - started, 3)
+            # The wait, then the cancel ahead of the ping written before it.
+            self.assertLess(waited.done["seq"], cancel.done["seq"])
+            self.assertLess(cancel.done["seq"], pinged.done["seq"])
+            refused = engine.cancel(wait_id, check=False)
+            self.assertEqual(refused.errors[0]["code"], "not_now")
+            self.assertEqual(refused.errors[0]["field"], "target")
+
+
+@needs_engine
+class BatchTests(unittest.TestCase):
+    def test_a_batch_is_all_or_nothing(self):
+        with Engine(GAME) as engine:
+            gen, index = engine.gen, engine.focus["index"]
+            commands = [{"type": "next"}, {"type": "focus", "element": "nowhere"}]
+            with self.assertRaises(BatchError) as caught:
+                engine.batch(commands)
+            failure = caught.exception
+            self.assertEqual((failure.index, failure.inner_field, failure.code), (1, "element", "invalid_params"))
+            self.assertEqual(failure.command, commands[1])
+            self.assertEqual([e["type"] for e in failure.reply], ["error", "done"])
+            self.assertEqual(failure.reply.batch_failure, (1, "element"))
+            self.assertEqual((engine.gen, engine.focus["index"]), (gen, index))  # the next did not happen
+            self.assertEqual(engine.state().first("focus")["index"], index)
+
+    def test_a_stale_batched_if_gen(self):
+        with Engine(GAME) as engine:
+            gen = engine.gen
+            reply = engine.batch([{"type": "next", "ifGen": gen}, {"type": "next", "ifGen": gen}], check=False)
+            self.assertEqual(reply.errors[0]["code"], "stale")
+            self.assertEqual(reply.batch_failure, (1, "ifGen"))
+            self.assertEqual(engine.gen, gen)
+            reply = engine.batch([{"type": "next", "ifGen": gen}, {"type": "next", "ifGen": gen + 1}])
+            self.assertEqual([e["index"] for e in reply.of_type("focus")], [2, 3])
+            self.assertEqual(engine.focus["index"], 3)
+            with self.assertRaises(ValueError):
+                engine.batch([{"type": "next", "id": 7}])
 
 
 @needs_engine
@@ -292,6 +510,30 @@ class FakeEngineTests(unittest.TestCase):
         finally:
             os.unlink(path)
 
+    def test_unknown_events_and_fields_are_kept(self):
+        path = fake_engine(
+            f"""
+            print({HELLO_LINE!r}, flush=True)
+            seq = 1
+            for line in sys.stdin:
+                command = json.loads(line)
+                events = [{{"type": "sparkle", "colour": "blue"}}, {{"type": "done", "gen": 0, "later": [1]}}]
+                if command["type"] == "quit":
+                    events.append({{"type": "bye"}})
+                for event in events:
+                    seq += 1
+                    print(json.dumps(dict(event, seq=seq, replyTo=command["id"])), flush=True)
+            """
+        )
+        try:
+            with Engine(binary=path) as engine:
+                reply = engine.ping()
+                self.assertEqual(reply.first("sparkle")["colour"], "blue")
+                self.assertEqual(reply.done["later"], [1])
+                self.assertEqual(engine.version, (1, 0))  # a hello without version speaks 1.0
+        finally:
+            os.unlink(path)
+
     def test_half_a_line_at_the_end(self):
         path = fake_engine(
             """
@@ -305,12 +547,17 @@ class FakeEngineTests(unittest.TestCase):
 @needs_engine
 class BotTests(unittest.TestCase):
     def test_the_bot_escapes(self):
-        for mode in ("auto", "on", "off"):
-            with self.subTest(valid_actions=mode):
-                ok, summary, player = bot.run(seed=3, valid_actions=mode)
+        # ("on" is "auto" with this engine, which lists the capability.)
+        for protocol, mode in (("1.1", "auto"), ("1.1", "off"), ("1.0", "auto")):
+            with self.subTest(protocol=protocol, valid_actions=mode):
+                ok, summary, player = bot.run(seed=3, valid_actions=mode, protocol=protocol)
                 self.assertTrue(ok, summary)
                 self.assertEqual(len(player.solved), player.total_levels)
                 self.assertEqual(player.ended["reason"], "escaped")
+                self.assertEqual("%d.%d" % player.engine.version, protocol)
+                # ifGen guards the bot's gestures in 1.1, and never went stale.
+                self.assertEqual(player.guarded > 0, protocol == "1.1")
+                self.assertEqual(player.stale, 0)
 
 
 if __name__ == "__main__":
