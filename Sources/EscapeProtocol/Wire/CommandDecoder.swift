@@ -8,6 +8,13 @@ import EscapeJSON
 public enum CommandDecoder {
     /// The longest text `input` accepts, in characters: Unicode scalars (code points), as JSON Schema counts.
     public static let maximumInputLength = 1000
+
+    /// The length of `text` as `input` counts it against ``maximumInputLength``: in Unicode scalars (code
+    /// points), the protocol's one definition of a character, not in grapheme clusters (`"é"` written `e`
+    /// and a combining accent is 2).
+    public static func inputLength(of text: String) -> Int {
+        text.unicodeScalars.count
+    }
     /// The largest integer a command may carry, either sign: 2^53 − 1, the largest one every JSON
     /// library (JavaScript's included) reads exactly.
     public static let maximumInteger = 9_007_199_254_740_991
@@ -91,7 +98,7 @@ public enum CommandDecoder {
         case "adjust": return try aimed(.adjust(try fields.enumeration("direction", AdjustDirection.self)), fields)
         case "input":
             let text = try fields.string("text")
-            let length = text.unicodeScalars.count
+            let length = inputLength(of: text)
             guard length <= maximumInputLength else {
                 throw DecodingFailure(
                     .inputTooLong,
