@@ -147,7 +147,7 @@ public enum ConsoleCommandParser {
         guard !text.isEmpty else {
             return .failure(Failure("Type what? Write your answer after it, such as type glass."))
         }
-        guard text.count <= CommandDecoder.maximumInputLength else { return .failure(tooLong) }
+        guard fitsAnInput(text) else { return .failure(tooLong) }
         if context.isOnTextField { return .success(answer(text)) }
         let fields = context.screen?.elements.filter { $0.traits.contains(.textField) } ?? []
         guard fields.count == 1, let field = fields.first else {
@@ -193,9 +193,14 @@ public enum ConsoleCommandParser {
         "That answer is longer than \(CommandDecoder.maximumInputLength) characters; answers are short."
     )
 
+    /// Whether the engine's `input` takes `text`: its length counted in code points, as the engine counts it.
+    private static func fitsAnInput(_ text: String) -> Bool {
+        CommandDecoder.inputLength(of: text) <= CommandDecoder.maximumInputLength
+    }
+
     /// A typed answer: into the focused field, then the field activated.
     private static func answer(_ text: String) -> ConsoleInput {
-        guard text.count <= CommandDecoder.maximumInputLength else { return .failure(tooLong.message) }
+        guard fitsAnInput(text) else { return .failure(tooLong.message) }
         return .send([
             Request(command: .game(.input(text: text, element: nil))),
             Request(command: .game(.activate(element: nil))),

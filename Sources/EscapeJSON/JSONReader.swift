@@ -14,12 +14,93 @@ public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible 
         case duplicateKey
     }
 
-    /// The kind of problem.
-    public var kind: Kind
+    /// The problem itself, for a program to put in its own words; ``detail`` says it in English.
+    public enum Problem: Sendable, Hashable {
+        /// The input ends inside a value.
+        case unexpectedEnd
+        /// A character that cannot start or continue a value here.
+        case unexpectedCharacter
+        /// Something after the one value the input holds.
+        case trailingData
+        /// An object member that does not start with a string key.
+        case expectedKey
+        /// A key not followed by `:`.
+        case expectedColon
+        /// An object member followed by neither `,` nor `}`.
+        case expectedCommaOrBrace
+        /// An array item followed by neither `,` nor `]`.
+        case expectedCommaOrBracket
+        /// An unescaped control character in a string.
+        case controlCharacter
+        /// A backslash followed by a letter JSON does not know.
+        case invalidEscape
+        /// A `\u` escape without four hex digits, or naming no scalar.
+        case invalidUnicodeEscape
+        /// A string that never ends.
+        case unterminatedString
+        /// A number that does not follow JSON's grammar (`01`, `1.`, `-`).
+        case invalidNumber
+        /// A number too large to represent.
+        case numberOutOfRange
+        /// Arrays and objects nested deeper than `limit`.
+        case tooDeep(limit: Int)
+        /// A `\u` escape of a low surrogate with no high one before it.
+        case loneLowSurrogate
+        /// A `\u` escape of a high surrogate with no escape after it.
+        case loneHighSurrogate
+        /// A `\u` escape of a high surrogate followed by an escape that is not a low one.
+        case unpairedHighSurrogate
+        /// The same key twice in one object.
+        case duplicateKey(String)
+
+        /// The problem in English.
+        public var detail: String {
+            switch self {
+            case .unexpectedEnd: "unexpected end of input"
+            case .unexpectedCharacter: "unexpected character"
+            case .trailingData: "unexpected data after the value"
+            case .expectedKey: "expected a string key"
+            case .expectedColon: "expected ':'"
+            case .expectedCommaOrBrace: "expected ',' or '}'"
+            case .expectedCommaOrBracket: "expected ',' or ']'"
+            case .controlCharacter: "control character in a string"
+            case .invalidEscape: "invalid escape"
+            case .invalidUnicodeEscape: "invalid \\u escape"
+            case .unterminatedString: "unterminated string"
+            case .invalidNumber: "invalid number"
+            case .numberOutOfRange: "number out of range"
+            case .tooDeep(let limit): "nesting deeper than \(limit) levels"
+            case .loneLowSurrogate: "lone low surrogate in a \\u escape"
+            case .loneHighSurrogate: "lone high surrogate in a \\u escape"
+            case .unpairedHighSurrogate: "high surrogate not followed by a low one"
+            case .duplicateKey(let key): "duplicate key \"\(key)\""
+            }
+        }
+
+        /// The kind the problem is of.
+        public var kind: Kind {
+            switch self {
+            case .unexpectedEnd, .unexpectedCharacter, .trailingData, .expectedKey, .expectedColon,
+                .expectedCommaOrBrace, .expectedCommaOrBracket, .controlCharacter, .invalidEscape,
+                .invalidUnicodeEscape, .unterminatedString, .invalidNumber:
+                .syntax
+            case .numberOutOfRange: .numberOutOfRange
+            case .tooDeep: .tooDeep
+            case .loneLowSurrogate, .loneHighSurrogate, .unpairedHighSurrogate: .loneSurrogate
+            case .duplicateKey: .duplicateKey
+            }
+        }
+    }
+
+    /// The problem.
+    public var problem: Problem
     /// 0-based byte offset in the input where it was found.
     public var offset: Int
-    /// What was wrong, for people.
-    public var detail: String
+
+    /// The kind of problem.
+    public var kind: Kind { problem.kind }
+    /// What was wrong, for people, in English.
+    public var detail: String { problem.detail }
 
     /// A sentence naming the problem and where it is.
     public var description: String { "\(detail) at byte \(offset)" }
@@ -53,12 +134,12 @@ public struct JSONReader {
         reader.skipWhitespace()
         let value = try reader.readValue()
         reader.skipWhitespace()
-        guard reader.index == reader.bytes.count else { throw reader.error(.syntax, "unexpected data after the value") }
+        guard reader.index == reader.bytes.count else { throw reader.error(.trailingData) }
         return value
     }
 
-    private func error(_ kind: JSONReadError.Kind, _ detail: String) -> JSONReadError {
-        JSONReadError(kind: kind, offset: index, detail: detail)
+    private func error(_ problem: JSONReadError.Problem) -> JSONReadError {
+        JSONReadError(problem: problem, offset: index)
     }
 
     private mutating func skipWhitespace() {
@@ -71,7 +152,7 @@ public struct JSONReader {
     }
 
     private mutating func readValue() throws(JSONReadError) -> JSONValue {
-        guard index < bytes.count else { throw error(.syntax, "unexpected end of input") }
+        guard index < bytes.count else { throw error(.unexpectedEnd) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
@@ -80,13 +161,13 @@ public struct JSONReader {
         case UInt8(ascii: "f"): return try readLiteral("false", .bool(false))
         case UInt8(ascii: "n"): return try readLiteral("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
-        default: throw error(.syntax, "unexpected character")
+        default: throw error(.unexpectedCharacter)
         }
     }
 
     private mutating func readLiteral(_ word: String, _ value: JSONValue) throws(JSONReadError) -> JSONValue {
         for byte in word.utf8 {
-            guard index < bytes.count, bytes[index] == byte else { throw error(.syntax, "unexpected character") }
+            guard index < bytes.count, bytes[index] == byte else { throw error(.unexpectedCharacter) }
             index += 1
         }
         return value
@@ -95,7 +176,7 @@ public struct JSONReader {
     private mutating func enter() throws(JSONReadError) {
         depth += 1
         guard depth <= Self.maximumDepth else {
-            throw error(.tooDeep, "nesting deeper than \(Self.maximumDepth) levels")
+            throw error(.tooDeep(limit: Self.maximumDepth))
         }
     }
 
@@ -112,20 +193,20 @@ public struct JSONReader {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error(.syntax, "expected a string key")
+                throw error(.expectedKey)
             }
             let keyOffset = index
             let key = try readString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(.syntax, "expected ':'") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(.expectedColon) }
             index += 1
             skipWhitespace()
             let value = try readValue()
             guard object.updateValue(value, forKey: key) == nil else {
-                throw JSONReadError(kind: .duplicateKey, offset: keyOffset, detail: "duplicate key \"\(key)\"")
+                throw JSONReadError(problem: .duplicateKey(key), offset: keyOffset)
             }
             skipWhitespace()
-            guard index < bytes.count else { throw error(.syntax, "unexpected end of input") }
+            guard index < bytes.count else { throw error(.unexpectedEnd) }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
@@ -133,7 +214,7 @@ public struct JSONReader {
                 depth -= 1
                 return .object(object)
             } else {
-                throw error(.syntax, "expected ',' or '}'")
+                throw error(.expectedCommaOrBrace)
             }
         }
     }
@@ -152,7 +233,7 @@ public struct JSONReader {
             skipWhitespace()
             array.append(try readValue())
             skipWhitespace()
-            guard index < bytes.count else { throw error(.syntax, "unexpected end of input") }
+            guard index < bytes.count else { throw error(.unexpectedEnd) }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "]") {
@@ -160,7 +241,7 @@ public struct JSONReader {
                 depth -= 1
                 return .array(array)
             } else {
-                throw error(.syntax, "expected ',' or ']'")
+                throw error(.expectedCommaOrBracket)
             }
         }
     }
@@ -177,7 +258,7 @@ public struct JSONReader {
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw error(.syntax, "control character in a string") }
+            guard byte >= 0x20 else { throw error(.controlCharacter) }
             index += 1
         }
         var scalars = Array(bytes[start..<index])
@@ -189,7 +270,7 @@ public struct JSONReader {
                 return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { throw error(.syntax, "unexpected end of input") }
+                guard index < bytes.count else { throw error(.unexpectedEnd) }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
@@ -205,19 +286,19 @@ public struct JSONReader {
                     let scalar = try readUnicodeEscape()
                     scalars.append(contentsOf: String(Character(scalar)).utf8)
                 default:
-                    throw error(.syntax, "invalid escape")
+                    throw error(.invalidEscape)
                 }
             default:
-                guard byte >= 0x20 else { throw error(.syntax, "control character in a string") }
+                guard byte >= 0x20 else { throw error(.controlCharacter) }
                 scalars.append(byte)
                 index += 1
             }
         }
-        throw error(.syntax, "unterminated string")
+        throw error(.unterminatedString)
     }
 
     private mutating func readHex4() throws(JSONReadError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error(.syntax, "unexpected end of input") }
+        guard index + 4 <= bytes.count else { throw error(.unexpectedEnd) }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -226,7 +307,7 @@ public struct JSONReader {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error(.syntax, "invalid \\u escape")
+            default: throw error(.invalidUnicodeEscape)
             }
             value = value << 4 | UInt32(digit)
             index += 1
@@ -237,21 +318,21 @@ public struct JSONReader {
     private mutating func readUnicodeEscape() throws(JSONReadError) -> Unicode.Scalar {
         let high = try readHex4()
         if (0xDC00...0xDFFF).contains(high) {
-            throw error(.loneSurrogate, "lone low surrogate in a \\u escape")
+            throw error(.loneLowSurrogate)
         }
         guard (0xD800...0xDBFF).contains(high) else {
-            guard let scalar = Unicode.Scalar(high) else { throw error(.syntax, "invalid \\u escape") }
+            guard let scalar = Unicode.Scalar(high) else { throw error(.invalidUnicodeEscape) }
             return scalar
         }
         guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-        else { throw error(.loneSurrogate, "lone high surrogate in a \\u escape") }
+        else { throw error(.loneHighSurrogate) }
         index += 2
         let low = try readHex4()
         guard (0xDC00...0xDFFF).contains(low) else {
-            throw error(.loneSurrogate, "high surrogate not followed by a low one")
+            throw error(.unpairedHighSurrogate)
         }
         let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-        guard let scalar = Unicode.Scalar(value) else { throw error(.syntax, "invalid \\u escape") }
+        guard let scalar = Unicode.Scalar(value) else { throw error(.invalidUnicodeEscape) }
         return scalar
     }
 
@@ -259,7 +340,7 @@ public struct JSONReader {
         let start = index
         var isInteger = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw error(.syntax, "invalid number") }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber) }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -268,7 +349,7 @@ public struct JSONReader {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.syntax, "invalid number") }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber) }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
@@ -277,7 +358,7 @@ public struct JSONReader {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
             }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.syntax, "invalid number") }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber) }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -286,7 +367,7 @@ public struct JSONReader {
             if let value = UInt64(text) { return .uint(value) }
         }
         guard let value = Double(text), value.isFinite else {
-            throw JSONReadError(kind: .numberOutOfRange, offset: start, detail: "number out of range")
+            throw JSONReadError(problem: .numberOutOfRange, offset: start)
         }
         return .double(value)
     }

@@ -142,6 +142,33 @@ struct ConsoleCommandParserTests {
         )
     }
 
+    @Test func anAnswerIsMeasuredInCodePointsAsTheEngineMeasuresIt() {
+        // One grapheme cluster: a letter and its combining acute accents, one code point each.
+        let longest = "e" + String(repeating: "\u{301}", count: CommandDecoder.maximumInputLength - 1)
+        let tooLong = longest + "\u{301}"
+        #expect(longest.count == 1 && tooLong.count == 1)
+        let refused = ConsoleInput.failure("That answer is longer than 1000 characters; answers are short.")
+        let onTheField = Self.onTheField
+        #expect(
+            ConsoleCommandParser.parse(longest, in: onTheField)
+                == .send([
+                    Request(command: .game(.input(text: longest, element: nil))),
+                    Request(command: .game(.activate(element: nil))),
+                ])
+        )
+        #expect(ConsoleCommandParser.parse(tooLong, in: onTheField) == refused)
+        #expect(ConsoleCommandParser.parse("type " + tooLong, in: Self.stoneOfMemory) == refused)
+        // The engine draws the line at the same place.
+        for (text, accepted) in [(longest, true), (tooLong, false)] {
+            let line = #"{"type":"input","text":"\#(text)"}"#
+            guard case .failure(let failure, _) = CommandDecoder.decode(Array(line.utf8)) else {
+                #expect(accepted, "the engine accepts \(text.unicodeScalars.count) code points")
+                continue
+            }
+            #expect(!accepted && failure.code == .inputTooLong)
+        }
+    }
+
     @Test func typeReachesTheScreensTextFieldFromAnywhere() {
         let context = Self.stoneOfMemory
         #expect(!context.isOnTextField)

@@ -19,6 +19,31 @@ struct EngineWordsTests {
         }
     }
 
+    @Test(arguments: EngineWords.Language.allCases)
+    func everyPlaceholderIsAName(language: EngineWords.Language) {
+        for key in EngineWords.Key.allCases {
+            for name in EngineWords.placeholders(in: EngineWords(language).template(key)) {
+                #expect(!name.isEmpty && name.allSatisfy(\.isLetter), "\(language) \(key): {\(name)}")
+            }
+        }
+    }
+
+    @Test func aPhraseSaysThePhrasesItHoldsInItsLanguage() {
+        let inner = EngineWords.Phrase(.decodeWrongType, ["field": "ms"], phrases: ["expected": .init(.valueInteger)])
+        var phrase = EngineWords.Phrase(.decodeInBatch, ["index": "2"], phrases: ["message": inner])
+        phrase.values["found"] = "1.5"
+        phrase.phrases["message"]?.values["found"] = "1.5"
+        #expect(EngineWords.english.text(phrase) == "commands[2]: ms must be an integer, not 1.5")
+        #expect(EngineWords(.french).text(phrase) == "commands[2] : ms doit être un entier, pas 1.5")
+        // A phrase wins over a value of the same name.
+        let both = EngineWords.Phrase(
+            .alternative,
+            ["first": "x", "second": "y"],
+            phrases: ["first": .init(.valueNull)]
+        )
+        #expect(EngineWords.english.text(both) == "null or y")
+    }
+
     @Test func everyFrenchSentenceIsTranslated() {
         for key in EngineWords.Key.allCases {
             #expect(EngineWords(.french).template(key) != EngineWords.english.template(key), "\(key)")

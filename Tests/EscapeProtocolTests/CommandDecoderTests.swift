@@ -141,7 +141,7 @@ struct CommandDecoderTests {
     @Test func refusesInvalidUTF8() {
         #expect(
             CommandDecoder.decode([0x7B, 0xFF, 0x7D])
-                == .failure(ProtocolError(.invalidUTF8, "the line is not valid UTF-8"), replyTo: nil)
+                == .failure(DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8)), replyTo: nil)
         )
         let overlong: [UInt8] = Array(#"{"type":"input","text":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)
         guard case .failure(let error, _) = CommandDecoder.decode(overlong) else {

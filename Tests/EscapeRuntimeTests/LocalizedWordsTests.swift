@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// With `--locale fr`, the built efb says none of its own words in English: not the labels of the
-/// gestures it lists, not the message of any error, from the core or the runtime.
+/// gestures it lists, not the message of any error, from the decoder, the core or the runtime.
 @Suite struct LocalizedWordsTests {
     /// Words of the engine's English that French never uses; a French message holding one is not French.
     static let englishWords: Set<String> = [
@@ -26,6 +26,11 @@ import Testing
 
     /// Runs `efb pipe` in `locale` with `lines`, from `save` when given (a file of that content).
     static func run(_ locale: String, _ lines: [String], save: String? = nil) throws -> Run {
+        try run(locale, lines.map { Array($0.utf8) }, save: save)
+    }
+
+    /// Runs `efb pipe` in `locale` with `lines` of any bytes, from `save` when given.
+    static func run(_ locale: String, _ lines: [[UInt8]], save: String? = nil) throws -> Run {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-words-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -37,8 +42,8 @@ import Testing
         } else {
             arguments.append("--memory-save")
         }
-        let input = lines.map { $0 + "\n" }.joined()
-        let result = try runEFB(arguments, input: Array(input.utf8))
+        let input = lines.flatMap { $0 + [UInt8(ascii: "\n")] }
+        let result = try runEFB(arguments, input: input)
         #expect(result.status == 0, "\(result.stderr)")
         var run = Run()
         for event in try Support.events(result.stdout) {
@@ -63,6 +68,11 @@ import Testing
 
     /// Runs `lines` in English and in French: the same errors, each in its own language.
     static func compare(_ lines: [String], save: String? = nil, expecting codes: [String]) throws -> (Run, Run) {
+        try compare(lines.map { Array($0.utf8) }, save: save, expecting: codes)
+    }
+
+    /// Runs lines of any bytes in English and in French: the same errors, each in its own language.
+    static func compare(_ lines: [[UInt8]], save: String? = nil, expecting codes: [String]) throws -> (Run, Run) {
         let english = try run("en", lines, save: save)
         let french = try run("fr", lines, save: save)
         #expect(english.errors.map(\.code) == codes)
@@ -73,8 +83,13 @@ import Testing
         return (english, french)
     }
 
-    static func expectFrench(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let english = words(text).filter(englishWords.contains)
+    /// Expects `text` to hold none of ``englishWords``, apart from the protocol's own names in `wire`.
+    static func expectFrench(
+        _ text: String,
+        wire: Set<String> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let english = words(text).filter { englishWords.contains($0) && !wire.contains($0) }
         #expect(english.isEmpty, "English in \"\(text)\": \(english)", sourceLocation: sourceLocation)
     }
 
@@ -157,5 +172,41 @@ import Testing
         let message = try #require(damaged.errors.first?.message)
         #expect(message.hasPrefix("la sauvegarde (file "), "\(message)")
         #expect(message.contains("l'ancien fichier a été gardé sous le nom "), "\(message)")
+    }
+
+    @Test func everyLineTheDecoderRefusesIsAnsweredInFrench() throws {
+        // The bad-input corpus gives a line of every class the decoder refuses.
+        var lines = BadInputTests.corpus.filter { $0.code != nil && $0.code != "not_now" }.map(\.line)
+        let codes = BadInputTests.corpus.compactMap { $0.code == "not_now" ? nil : $0.code }
+        // And one of every other form of invalid_params: each kind of field, hello's versions, batches.
+        let forms = [
+            #"{"type":"adjust","direction":"up","id":1}"#,
+            #"{"type":"next","id":[1]}"#,
+            #"{"type":"next","id":1e300}"#,
+            #"{"type":"action","id":2}"#,
+            #"{"type":"assistive","active":null,"id":3}"#,
+            #"{"type":"hello","protocol":1,"keys":{"a":1},"id":4}"#,
+            #"{"type":"hello","protocol":1,"want":"x","id":5}"#,
+            #"{"type":"hello","protocol":"1","id":6}"#,
+            #"{"type":"hello","protocol":[],"id":7}"#,
+            #"{"type":"hello","protocol":[1,2,3],"id":8}"#,
+            #"{"type":"hello","protocol":{"min":[1,0]},"id":9}"#,
+            #"{"type":"wait","ms":1.5,"id":10}"#,
+            #"{"type":"batch","commands":{},"id":11}"#,
+            #"{"type":"batch","commands":[7],"id":12}"#,
+            #"{"type":"batch","commands":[{"type":"ping","id":1}],"id":13}"#,
+            #"{"type":"batch","commands":[{"type":"restore","blob":""}],"id":14}"#,
+            #"{"type":"batch","commands":[{"type":"goto","chapter":0,"level":1}],"id":15}"#,
+            #"{"type":"batch","commands":[\#(Array(repeating: "{}", count: 1001).joined(separator: ","))],"id":16}"#,
+        ]
+        lines += forms.map { Array($0.utf8) } + [Array(#"{"type":"quit","id":"q"}"#.utf8)]
+        let (_, french) = try Self.compare(
+            lines,
+            expecting: codes + Array(repeating: "invalid_params", count: forms.count)
+        )
+        // The wire values a message names stay as they are.
+        for error in french.errors {
+            Self.expectFrench(error.message, wire: ["next", "previous", "increment", "decrement"])
+        }
     }
 }

@@ -125,5 +125,119 @@ extension EngineWords {
         case snapshotPuzzleMismatch
         /// The menu or the assistive screen with nothing under it.
         case snapshotOverlayAtBottom
+
+        // MARK: Lines the command decoder refuses
+
+        /// A line that is not UTF-8.
+        case decodeInvalidUTF8
+        /// A line that is not JSON: the JSON `{problem}`, one of the phrases below, and the byte `{offset}`.
+        case decodeNotJSON
+        /// A line of JSON that is not an object: what it is, `{found}` (a `value…Type` phrase).
+        case decodeNotAnObject
+        /// A `{type}` that names no command.
+        case decodeUnknownCommand
+        /// A `{field}` that must be there.
+        case decodeMissingField
+        /// A `{field}` of the wrong type: the `{expected}` and the `{found}` (`value…` phrases; a number is itself).
+        case decodeWrongType
+        /// A `{field}` out of range: its `{lowest}` and `{highest}` values.
+        case decodeBetween
+        /// A `{field}` under its `{lowest}` value.
+        case decodeAtLeast
+        /// A `{field}` over its `{highest}` value.
+        case decodeAtMost
+        /// A `{field}` that is none of its `{choices}` (joined with ``alternative``).
+        case decodeOneOf
+        /// A `hello`'s version list, in `{field}`, that is empty.
+        case decodeNoVersion
+        /// An `action` with neither `name` nor `index`.
+        case decodeActionTarget
+        /// An `input` text of `{length}` code points, over the `{limit}`.
+        case decodeInputTooLong
+        /// A batch of `{count}` commands, over the `{limit}`.
+        case decodeBatchTooLarge
+        /// A batched command that is not an object: what it is, `{found}` (a `value…` phrase; a number is itself).
+        case decodeBatchedNotAnObject
+        /// A batched command with its own `id`.
+        case decodeBatchedID
+        /// A batched `hello`, `restore`, `cancel` or `batch`.
+        case decodeBatchedForbidden
+        /// The frame of an error about a batch's command: its `{index}` and the error's `{message}`.
+        case decodeInBatch
+        /// Two choices: `{first}` or `{second}`; folded, it joins any number.
+        case alternative
+
+        // MARK: What a JSON value is, or must be, in the decoder's errors
+
+        /// The JSON `null`, as a value found.
+        case valueNull
+        /// The JSON `null`, as a kind of value.
+        case valueNullType
+        /// A boolean.
+        case valueBoolean
+        /// A number, as a kind of value.
+        case valueNumber
+        /// A string.
+        case valueString
+        /// An array.
+        case valueArray
+        /// An object.
+        case valueObject
+        /// An integer.
+        case valueInteger
+        /// A request id: a string or an integer.
+        case valueStringOrInteger
+        /// A batch's `commands`.
+        case valueArrayOfObjects
+        /// `capabilities` or `want`.
+        case valueArrayOfStrings
+        /// `keys`.
+        case valueObjectOfStrings
+        /// One protocol version.
+        case valueVersionPair
+        /// A `hello`'s `protocol`; `{range}` is the literal `{min, max}`, kept out of the sentence so it is not
+        /// read as a placeholder.
+        case valueVersions
+        /// An array of `{count}` items where a pair belongs.
+        case valueItems
+
+        // MARK: Why a line is not JSON
+
+        /// The line ends inside a value.
+        case jsonUnexpectedEnd
+        /// A character that fits nowhere.
+        case jsonUnexpectedCharacter
+        /// Something after the value.
+        case jsonTrailingData
+        /// An object member without a string key.
+        case jsonExpectedKey
+        /// A key without `:`.
+        case jsonExpectedColon
+        /// An object member followed by neither `,` nor `}`.
+        case jsonExpectedCommaOrBrace
+        /// An array item followed by neither `,` nor `]`.
+        case jsonExpectedCommaOrBracket
+        /// A control character in a string.
+        case jsonControlCharacter
+        /// A backslash escape JSON does not know.
+        case jsonInvalidEscape
+        /// A broken `\u` escape.
+        case jsonInvalidUnicodeEscape
+        /// A string that never ends.
+        case jsonUnterminatedString
+        /// A number outside JSON's grammar.
+        case jsonInvalidNumber
+        /// A number too large to represent.
+        case jsonNumberOutOfRange
+        /// Nesting deeper than the `{limit}`.
+        case jsonTooDeep
+        /// A low surrogate alone.
+        case jsonLoneLowSurrogate
+        /// A high surrogate alone.
+        case jsonLoneHighSurrogate
+        /// A high surrogate followed by something other than a low one.
+        case jsonUnpairedHighSurrogate
+        /// The same `{key}` twice in one object.
+        case jsonDuplicateKey
     }
 }

@@ -53,9 +53,11 @@ public struct EngineWords: Sendable, Hashable {
         Self.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
     }
 
-    /// A phrase in these words.
+    /// A phrase in these words, the phrases it holds said in them too.
     public func text(_ phrase: Phrase) -> String {
-        Self.fill(template(phrase.key), phrase.values)
+        var values = phrase.values
+        for (name, inner) in phrase.phrases { values[name] = text(inner) }
+        return Self.fill(template(phrase.key), values)
     }
 
     /// The names of the placeholders of `template`, in order.
@@ -99,11 +101,24 @@ extension EngineWords {
         public var key: Key
         /// The value of each placeholder by name.
         public var values: [String: String]
+        /// The placeholders whose values are phrases too, said in the same language (`{found}` in
+        /// "{field} must be {expected}, not {found}"); a name here wins over the same name in ``values``.
+        public var phrases: [String: Phrase]
 
         /// Creates a phrase.
-        public init(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) {
+        ///
+        /// - Parameters:
+        ///   - key: Which sentence.
+        ///   - values: The value of each placeholder by name.
+        ///   - phrases: The placeholders filled by other phrases.
+        public init(
+            _ key: Key,
+            _ values: KeyValuePairs<String, String> = [:],
+            phrases: KeyValuePairs<String, Phrase> = [:]
+        ) {
             self.key = key
             self.values = Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first }
+            self.phrases = Dictionary(phrases.map { ($0.key, $0.value) }) { first, _ in first }
         }
     }
 }

@@ -1,10 +1,20 @@
 import EscapeCore
 import EscapeJSON
 
-/// Turns one framed line into a request, or into the error the protocol answers it with.
+/// Turns one framed line into a request, or into why the protocol refuses it.
+///
+/// Its failures are ``DecodingFailure``s, phrases of the engine's words rather than sentences: the
+/// session says them in its adventure's language.
 public enum CommandDecoder {
     /// The longest text `input` accepts, in characters: Unicode scalars (code points), as JSON Schema counts.
     public static let maximumInputLength = 1000
+
+    /// The length of `text` as `input` counts it against ``maximumInputLength``: in Unicode scalars (code
+    /// points), the protocol's one definition of a character, not in grapheme clusters (`"é"` written `e`
+    /// and a combining accent is 2).
+    public static func inputLength(of text: String) -> Int {
+        text.unicodeScalars.count
+    }
     /// The largest integer a command may carry, either sign: 2^53 − 1, the largest one every JSON
     /// library (JavaScript's included) reads exactly.
     public static let maximumInteger = 9_007_199_254_740_991
@@ -18,7 +28,7 @@ public enum CommandDecoder {
         /// An empty line or one of blanks: ignored, no reply.
         case blank
         /// A line answered with an error; `replyTo` is its id when one could be read.
-        case failure(ProtocolError, replyTo: RequestID?)
+        case failure(DecodingFailure, replyTo: RequestID?)
     }
 
     /// Decodes one line (without its terminator).
@@ -27,7 +37,7 @@ public enum CommandDecoder {
     /// - Returns: The request, or why there is none.
     public static func decode(_ line: [UInt8]) -> Outcome {
         guard String(validating: line, as: UTF8.self) != nil else {
-            return .failure(ProtocolError(.invalidUTF8, "the line is not valid UTF-8"), replyTo: nil)
+            return .failure(DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8)), replyTo: nil)
         }
         var bytes = line[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
@@ -37,16 +47,11 @@ public enum CommandDecoder {
             value = try JSONReader.read(bytes)
         } catch {
             let code: ErrorCode = error.kind == .tooDeep ? .tooDeep : .malformedJSON
-            return .failure(ProtocolError(code, "not valid JSON: \(error)"), replyTo: nil)
+            return .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil)
         }
         guard case .object(let object) = value else {
-            return .failure(
-                ProtocolError(
-                    .notAnObject,
-                    "a command is a JSON object, not \(value.typeName == "array" ? "an" : "a") \(value.typeName)"
-                ),
-                replyTo: nil
-            )
+            let reason = EngineWords.Phrase(.decodeNotAnObject, phrases: ["found": .kind(of: value)])
+            return .failure(DecodingFailure(.notAnObject, reason), replyTo: nil)
         }
         var fields = Fields(object: object)
         do {
@@ -60,7 +65,7 @@ public enum CommandDecoder {
         }
     }
 
-    private static func decodeCommand(_ fields: inout Fields) throws(ProtocolError) -> Command {
+    private static func decodeCommand(_ fields: inout Fields) throws(DecodingFailure) -> Command {
         let type = try fields.string("type")
         switch type {
         case "hello":
@@ -89,15 +94,15 @@ public enum CommandDecoder {
             let name = try fields.optionalString("name")
             if let index { return try aimed(.action(.index(index)), fields) }
             if let name { return try aimed(.action(.name(name)), fields) }
-            throw ProtocolError(.invalidParams, "action needs a name or an index", field: "name")
+            throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeActionTarget), field: "name")
         case "adjust": return try aimed(.adjust(try fields.enumeration("direction", AdjustDirection.self)), fields)
         case "input":
             let text = try fields.string("text")
-            let length = text.unicodeScalars.count
+            let length = inputLength(of: text)
             guard length <= maximumInputLength else {
-                throw ProtocolError(
+                throw DecodingFailure(
                     .inputTooLong,
-                    "text is \(length) characters (code points) long; the limit is \(maximumInputLength)",
+                    EngineWords.Phrase(.decodeInputTooLong, ["length": "\(length)", "limit": "\(maximumInputLength)"]),
                     field: "text"
                 )
             }
@@ -126,7 +131,11 @@ public enum CommandDecoder {
         case "cancel": return .cancel(target: try fields.requiredRequestID("target"))
         case "batch": return .batch(try decodeBatch(fields))
         default:
-            throw ProtocolError(.unknownCommand, "unknown command \"\(type)\"", field: "type")
+            throw DecodingFailure(
+                .unknownCommand,
+                EngineWords.Phrase(.decodeUnknownCommand, ["type": type]),
+                field: "type"
+            )
         }
     }
 
@@ -137,49 +146,44 @@ public enum CommandDecoder {
     ///
     /// An error about a command names it: its message starts with `commands[i]: ` and its field is
     /// `commands[i]` or `commands[i].FIELD`.
-    private static func decodeBatch(_ fields: Fields) throws(ProtocolError) -> [BatchEntry] {
+    private static func decodeBatch(_ fields: Fields) throws(DecodingFailure) -> [BatchEntry] {
         let items = try fields.array("commands")
         guard items.count <= maximumBatch else {
-            throw ProtocolError(
+            throw DecodingFailure(
                 .invalidParams,
-                "a batch holds at most \(maximumBatch) commands, not \(items.count)",
+                EngineWords.Phrase(.decodeBatchTooLarge, ["limit": "\(maximumBatch)", "count": "\(items.count)"]),
                 field: "commands"
             )
         }
         var entries: [BatchEntry] = []
         for (index, item) in items.enumerated() {
-            do throws(ProtocolError) {
+            do throws(DecodingFailure) {
                 guard case .object(let object) = item else {
-                    throw ProtocolError(.invalidParams, "a batched command is a JSON object, not \(item.described)")
+                    var reason = EngineWords.Phrase(.decodeBatchedNotAnObject)
+                    reason.describe("found", as: item)
+                    throw DecodingFailure(.invalidParams, reason)
                 }
                 var inner = Fields(object: object)
                 if object["id"] != nil {
-                    throw ProtocolError(
-                        .invalidParams,
-                        "a batched command carries no id: the batch's id is its replyTo",
-                        field: "id"
-                    )
+                    throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeBatchedID), field: "id")
                 }
                 let ifGen = try inner.optionalInt("ifGen", in: 0...maximumInteger)
                 let command = try decodeCommand(&inner)
                 switch command {
                 case .batch, .hello, .restore, .cancel:
-                    throw ProtocolError(.invalidParams, "a batch cannot hold hello, restore, cancel or another batch")
+                    throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeBatchedForbidden))
                 case .game, .onElement, .state, .ping, .wait, .quit, .validActions, .snapshot:
                     entries.append(BatchEntry(command, ifGen: ifGen))
                 }
             } catch {
-                var located = error
-                located.message = "commands[\(index)]: \(error.message)"
-                located.field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
-                throw located
+                throw error.inBatch(at: index)
             }
         }
         return entries
     }
 
     /// A gesture aimed at the element named in `element`, when there is one: it is focused first.
-    private static func aimed(_ command: GameCommand, _ fields: Fields) throws(ProtocolError) -> Command {
+    private static func aimed(_ command: GameCommand, _ fields: Fields) throws(DecodingFailure) -> Command {
         guard let element = try fields.optionalString("element") else { return .game(command) }
         return .onElement(element: element, command)
     }
@@ -196,7 +200,7 @@ private struct Fields {
 
     /// A request id in `name` (`id`, or `cancel`'s `target`): a string, or an integral number within
     /// ±``CommandDecoder/maximumInteger``, read as the integer it is (`1e3` is 1000).
-    func requestID(_ name: String = "id") throws(ProtocolError) -> RequestID? {
+    func requestID(_ name: String = "id") throws(DecodingFailure) -> RequestID? {
         let limit = CommandDecoder.maximumInteger
         switch object[name] {
         case nil:
@@ -208,19 +212,19 @@ private struct Fields {
             case .integral(let integer?) where (-limit...limit).contains(integer):
                 return .int(integer)
             case .integral:
-                throw ProtocolError(.invalidParams, "\(name) must be between -\(limit) and \(limit)", field: name)
-            case .fractional, .notANumber:
-                throw ProtocolError(
-                    .invalidParams,
-                    "\(name) must be a string or an integer, not \(value.described)",
-                    field: name
+                let reason = EngineWords.Phrase(
+                    .decodeBetween,
+                    ["field": name, "lowest": "-\(limit)", "highest": "\(limit)"]
                 )
+                throw DecodingFailure(.invalidParams, reason, field: name)
+            case .fractional, .notANumber:
+                throw Self.mismatch(name, .valueStringOrInteger, value)
             }
         }
     }
 
     /// A request id that must be there.
-    func requiredRequestID(_ name: String) throws(ProtocolError) -> RequestID {
+    func requiredRequestID(_ name: String) throws(DecodingFailure) -> RequestID {
         guard let id = try requestID(name) else { throw missing(name) }
         return id
     }
@@ -246,69 +250,75 @@ private struct Fields {
         }
     }
 
-    private func mismatch(_ name: String, _ expected: String, _ found: JSONValue) -> ProtocolError {
-        ProtocolError(.invalidParams, "\(name) must be \(expected), not \(found.described)", field: name)
+    /// `name` is not what it must be: `expected`, a `value…` phrase.
+    private static func mismatch(
+        _ name: String,
+        _ expected: EngineWords.Key,
+        _ found: JSONValue
+    ) -> DecodingFailure {
+        var reason = EngineWords.Phrase(.decodeWrongType, ["field": name], phrases: ["expected": .init(expected)])
+        reason.describe("found", as: found)
+        return DecodingFailure(.invalidParams, reason, field: name)
     }
 
-    private func missing(_ name: String) -> ProtocolError {
-        ProtocolError(.invalidParams, "missing required field \(name)", field: name)
+    private func missing(_ name: String) -> DecodingFailure {
+        DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeMissingField, ["field": name]), field: name)
     }
 
-    func array(_ name: String) throws(ProtocolError) -> [JSONValue] {
+    func array(_ name: String) throws(DecodingFailure) -> [JSONValue] {
         switch object[name] {
         case nil: throw missing(name)
         case .array(let items): return items
-        case .some(let other): throw mismatch(name, "an array of objects", other)
+        case .some(let other): throw Self.mismatch(name, .valueArrayOfObjects, other)
         }
     }
 
-    func optionalString(_ name: String) throws(ProtocolError) -> String? {
+    func optionalString(_ name: String) throws(DecodingFailure) -> String? {
         switch object[name] {
         case nil: return nil
         case .string(let value): return value
-        case .some(let other): throw mismatch(name, "a string", other)
+        case .some(let other): throw Self.mismatch(name, .valueString, other)
         }
     }
 
-    func string(_ name: String) throws(ProtocolError) -> String {
+    func string(_ name: String) throws(DecodingFailure) -> String {
         guard let value = try optionalString(name) else { throw missing(name) }
         return value
     }
 
     /// An integer field: any JSON number with an integral value (`1000`, `1000.0`, `1e3`) within `range`.
-    func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+    func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(DecodingFailure) -> Int? {
         guard let value = object[name] else { return nil }
         return try Self.int(value, named: name, in: range)
     }
 
     /// `value` as an integer within `range`, or the error naming `name`.
-    static func int(_ value: JSONValue, named name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+    static func int(_ value: JSONValue, named name: String, in range: ClosedRange<Int>) throws(DecodingFailure) -> Int {
         switch integer(value) {
         case .integral(let integer?) where range.contains(integer):
             return integer
         case .integral(let integer):
-            let bound: String
+            let lowest = "\(range.lowerBound)"
+            let highest = "\(range.upperBound)"
+            let reason: EngineWords.Phrase
             if range.upperBound != CommandDecoder.maximumInteger {
-                bound = "between \(range.lowerBound) and \(range.upperBound)"
+                reason = EngineWords.Phrase(.decodeBetween, ["field": name, "lowest": lowest, "highest": highest])
             } else if let integer, integer < range.lowerBound {
-                bound = "at least \(range.lowerBound)"
+                reason = EngineWords.Phrase(.decodeAtLeast, ["field": name, "lowest": lowest])
             } else if integer == nil, case .double(let number) = value, number < 0 {
-                bound = "at least \(range.lowerBound)"
+                reason = EngineWords.Phrase(.decodeAtLeast, ["field": name, "lowest": lowest])
             } else {
-                bound = "at most \(range.upperBound)"
+                reason = EngineWords.Phrase(.decodeAtMost, ["field": name, "highest": highest])
             }
-            throw ProtocolError(.invalidParams, "\(name) must be \(bound)", field: name)
-        case .fractional:
-            throw ProtocolError(.invalidParams, "\(name) must be an integer, not \(value.described)", field: name)
-        case .notANumber:
-            throw ProtocolError(.invalidParams, "\(name) must be an integer, not \(value.described)", field: name)
+            throw DecodingFailure(.invalidParams, reason, field: name)
+        case .fractional, .notANumber:
+            throw Self.mismatch(name, .valueInteger, value)
         }
     }
 
     /// The protocol versions of a `hello`: `1` (1.0), `[1, 1]`, `[[1, 0], [1, 1]]` or
     /// `{"min": [1, 0], "max": [1, 1]}`.
-    func versionRequest(_ name: String) throws(ProtocolError) -> VersionRequest {
-        let expected = "an integer, a [major, minor] pair, a list of pairs or a {min, max} object"
+    func versionRequest(_ name: String) throws(DecodingFailure) -> VersionRequest {
         switch object[name] {
         case nil:
             throw missing(name)
@@ -319,7 +329,7 @@ private struct Fields {
             }
             return .versions(versions)
         case .array(let items) where items.isEmpty:
-            throw ProtocolError(.invalidParams, "\(name) must list at least one version", field: name)
+            throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeNoVersion, ["field": name]), field: name)
         case .array(let items):
             return .versions([try Self.version(.array(items), named: name)])
         case .object(let members):
@@ -331,17 +341,33 @@ private struct Fields {
             // A range whose min is above its max holds no version: unsupported, not malformed.
             return .range(min: lowest, max: highest)
         case .some(let value):
-            if case .notANumber = Self.integer(value) { throw mismatch(name, expected, value) }
+            if case .notANumber = Self.integer(value) {
+                var reason = EngineWords.Phrase(
+                    .decodeWrongType,
+                    ["field": name],
+                    phrases: ["expected": EngineWords.Phrase(.valueVersions, ["range": "{min, max}"])]
+                )
+                reason.describe("found", as: value)
+                throw DecodingFailure(.invalidParams, reason, field: name)
+            }
             let major = try Self.int(value, named: name, in: 0...CommandDecoder.maximumInteger)
             return .versions([ProtocolVersion(major: major, minor: 0)])
         }
     }
 
     /// A `[major, minor]` pair.
-    private static func version(_ value: JSONValue, named name: String) throws(ProtocolError) -> ProtocolVersion {
+    private static func version(_ value: JSONValue, named name: String) throws(DecodingFailure) -> ProtocolVersion {
         guard case .array(let parts) = value, parts.count == 2 else {
-            let found = if case .array(let parts) = value { "\(parts.count) items" } else { value.described }
-            throw ProtocolError(.invalidParams, "\(name) must be a [major, minor] pair, not \(found)", field: name)
+            guard case .array(let parts) = value else { throw Self.mismatch(name, .valueVersionPair, value) }
+            let reason = EngineWords.Phrase(
+                .decodeWrongType,
+                ["field": name],
+                phrases: [
+                    "expected": EngineWords.Phrase(.valueVersionPair),
+                    "found": EngineWords.Phrase(.valueItems, ["count": "\(parts.count)"]),
+                ]
+            )
+            throw DecodingFailure(.invalidParams, reason, field: name)
         }
         return ProtocolVersion(
             major: try int(parts[0], named: "\(name)[0]", in: 0...CommandDecoder.maximumInteger),
@@ -349,78 +375,62 @@ private struct Fields {
         )
     }
 
-    func int(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+    func int(_ name: String, in range: ClosedRange<Int>) throws(DecodingFailure) -> Int {
         guard let value = try optionalInt(name, in: range) else { throw missing(name) }
         return value
     }
 
-    func bool(_ name: String) throws(ProtocolError) -> Bool {
+    func bool(_ name: String) throws(DecodingFailure) -> Bool {
         guard let value = try optionalBool(name) else { throw missing(name) }
         return value
     }
 
-    func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {
+    func optionalBool(_ name: String) throws(DecodingFailure) -> Bool? {
         switch object[name] {
         case nil: return nil
         case .bool(let value): return value
-        case .some(let other): throw mismatch(name, "a boolean", other)
+        case .some(let other): throw Self.mismatch(name, .valueBoolean, other)
         }
     }
 
     func enumeration<Value: RawRepresentable & CaseIterable>(
         _ name: String,
         _ type: Value.Type
-    ) throws(ProtocolError) -> Value where Value.RawValue == String {
+    ) throws(DecodingFailure) -> Value where Value.RawValue == String {
         let raw = try string(name)
         guard let value = Value(rawValue: raw) else {
-            let choices = Value.allCases.map(\.rawValue).joined(separator: " or ")
-            throw ProtocolError(.invalidParams, "\(name) must be \(choices)", field: name)
+            var reason = EngineWords.Phrase(.decodeOneOf, ["field": name])
+            reason.list("choices", alternatives: Value.allCases.map(\.rawValue))
+            throw DecodingFailure(.invalidParams, reason, field: name)
         }
         return value
     }
 
-    func optionalStrings(_ name: String) throws(ProtocolError) -> [String]? {
+    func optionalStrings(_ name: String) throws(DecodingFailure) -> [String]? {
         switch object[name] {
         case nil: return nil
         case .array(let values):
             var strings: [String] = []
             for value in values {
-                guard case .string(let text) = value else { throw mismatch(name, "an array of strings", value) }
+                guard case .string(let text) = value else { throw Self.mismatch(name, .valueArrayOfStrings, value) }
                 strings.append(text)
             }
             return strings
-        case .some(let other): throw mismatch(name, "an array of strings", other)
+        case .some(let other): throw Self.mismatch(name, .valueArrayOfStrings, other)
         }
     }
 
-    func optionalStringMap(_ name: String) throws(ProtocolError) -> [String: String]? {
+    func optionalStringMap(_ name: String) throws(DecodingFailure) -> [String: String]? {
         switch object[name] {
         case nil: return nil
         case .object(let members):
             var map: [String: String] = [:]
             for (key, value) in members {
-                guard case .string(let text) = value else { throw mismatch("\(name).\(key)", "a string", value) }
+                guard case .string(let text) = value else { throw Self.mismatch("\(name).\(key)", .valueString, value) }
                 map[key] = text
             }
             return map
-        case .some(let other): throw mismatch(name, "an object of strings", other)
-        }
-    }
-}
-
-extension JSONValue {
-    /// The value's kind with its article, for error messages: `a string`, `an array`, `null`, or the
-    /// number itself (`1.5`).
-    fileprivate var described: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int(let value): "\(value)"
-        case .uint(let value): "\(value)"
-        case .double(let value): "\(value)"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        case .some(let other): throw Self.mismatch(name, .valueObjectOfStrings, other)
         }
     }
 }

@@ -230,9 +230,9 @@ public struct Session: Sendable {
             switch CommandDecoder.decode(bytes) {
             case .blank:
                 break
-            case .failure(let error, let replyTo):
+            case .failure(let failure, let replyTo):
                 turn = Turn()
-                emit(.error(error), replyTo: replyTo)
+                emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
                 emit(.done, replyTo: replyTo)
             case .request(let request):
                 handle(request)
