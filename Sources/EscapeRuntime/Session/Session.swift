@@ -375,7 +375,13 @@ public struct Session: Sendable {
         {
             let message = engine.words(.errorBatchWaitsOnRealClock, [:])
             emit(
-                .error(ProtocolError(.invalidParams, "commands[\(index)]: " + message, field: "commands[\(index)]")),
+                .error(
+                    ProtocolError(
+                        .invalidParams,
+                        engine.words(.decodeInBatch, ["index": "\(index)", "message": message]),
+                        field: "commands[\(index)]"
+                    )
+                ),
                 replyTo: replyTo
             )
             return
@@ -425,7 +431,8 @@ public struct Session: Sendable {
     ) {
         self = before
         let field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
-        emit(.error(ProtocolError(error.code, "commands[\(index)]: " + error.message, field: field)), replyTo: replyTo)
+        let message = engine.words(.decodeInBatch, ["index": "\(index)", "message": error.message])
+        emit(.error(ProtocolError(error.code, message, field: field)), replyTo: replyTo)
     }
 
     /// Applies game commands as one: if one is refused, the state is left as it was before the first.
