@@ -127,6 +127,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The conformance suite: one test per rule of Protocol/README.md, run against the built `efb pipe`.
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["EscapeJSON", "EscapeTestSupport", "efb"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "EscapeConsoleTests",
             dependencies: [
