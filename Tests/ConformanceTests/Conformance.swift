@@ -112,18 +112,22 @@ enum EFB {
     static let toFirstLevel = [#"{"type":"escape"}"#, #"{"type":"activate","element":"begin"}"#]
 
     /// Runs `efb` with `arguments` and `lines` on its standard input, each ended with `\n`.
-    static func run(_ lines: [String], arguments: [String] = virtual) throws -> Transcript {
-        try run(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), arguments: arguments)
+    static func run(_ lines: [String], arguments: [String] = virtual) async throws -> Transcript {
+        try await run(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), arguments: arguments)
     }
 
     /// Runs `efb` with `arguments` and `bytes` on its standard input.
-    static func run(bytes: [UInt8], arguments: [String] = virtual, validate: Bool = true) throws -> Transcript {
-        let result = try runEFB(arguments, input: bytes)
+    ///
+    /// The run blocks a thread of its own, not one of the test pool's, so many runs overlap.
+    static func run(bytes: [UInt8], arguments: [String] = virtual, validate: Bool = true) async throws -> Transcript {
+        let result = try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runEFB(arguments, input: bytes) }) }.start()
+        }
         return try Transcript(bytes: result.stdout, status: result.status, stderr: result.stderr, validate: validate)
     }
 
     /// Runs the lantern room with `lines`.
-    static func lantern(_ lines: [String]) throws -> Transcript { try run(lines, arguments: lantern) }
+    static func lantern(_ lines: [String]) async throws -> Transcript { try await run(lines, arguments: lantern) }
 
     /// The parsed output of a running `efb` so far.
     static func events(_ game: RunningEFB) throws -> [Event] {
@@ -175,6 +179,22 @@ enum EFB {
         ["pipe", "--seed", "1", "--clock", "virtual", "--adventure", lanternPath, "--save", save.path] + extra
     }
 
+    /// The lantern room's levels, in playing order.
+    static let lanternLevels = ["room-latch", "room-word", "room-dial", "room-shelf", "room-wheels"]
+
+    /// The lantern room's options, resuming from a save on `level` with every level before it solved.
+    static func lantern(at level: String, _ extra: [String] = []) throws -> [String] {
+        let index = try #require(lanternLevels.firstIndex(of: level))
+        return lantern(save: try save(completed: Array(lanternLevels[..<index]), current: level), extra)
+    }
+
+    /// Runs the lantern room resumed on `level` with `lines`.
+    /// On room-latch (a save with nothing solved is a new game) it plays through the intro to the level instead.
+    static func play(at level: String, _ lines: [String], _ extra: [String] = []) async throws -> Transcript {
+        if level == lanternLevels[0] { return try await run(toFirstLevel + lines, arguments: lantern + extra) }
+        return try await run(lines, arguments: lantern(at: level, extra))
+    }
+
     /// A save on the lantern room's last, timed level (room-wheels).
     static func wheelsSave() throws -> URL {
         try save(completed: ["room-latch", "room-word", "room-dial", "room-shelf"], current: "room-wheels")
@@ -187,9 +207,46 @@ final class Validator: Sendable {
     static let shared = Validator()
 
     /// The validator's loop: one path per line in, `status<TAB>report` (the report's newlines as `\u{1}`) out.
+    ///
+    /// validate.py runs unchanged on every file; only the schema check of an event is remembered, keyed by the
+    /// event with a valid `seq` set to 1, as equal events recur in every run and each check costs milliseconds.
     private static let script = """
-        import contextlib, io, runpy, sys
+        import contextlib, io, json, runpy, sys, types
+        import jsonschema
         validate = runpy.run_path(sys.argv[1])
+        original = jsonschema.validators.validator_for
+        class Remembering:
+            def __init__(self, validator):
+                self.validator, self.known = validator, {}
+            def iter_errors(self, event):
+                seq = event.get("seq") if isinstance(event, dict) else None
+                if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+                    return list(self.validator.iter_errors(event))
+                key = json.dumps({**event, "seq": 1}, sort_keys=True)
+                if key not in self.known:
+                    self.known[key] = list(self.validator.iter_errors(event))
+                return self.known[key]
+        class Checked:
+            def __init__(self, cls):
+                self.cls, self.checked, self.validators = cls, set(), {}
+            def check_schema(self, schema):
+                key = json.dumps(schema, sort_keys=True)
+                if key not in self.checked:
+                    self.cls.check_schema(schema)
+                    self.checked.add(key)
+            def __call__(self, schema):
+                key = json.dumps(schema, sort_keys=True)
+                if key not in self.validators:
+                    self.validators[key] = Remembering(self.cls(schema))
+                return self.validators[key]
+        classes = {}
+        def remembering_validator_for(schema, *args, **kwargs):
+            cls = original(schema, *args, **kwargs)
+            return classes.setdefault(cls, Checked(cls))
+        validate["main"].__globals__["jsonschema"] = types.SimpleNamespace(
+            validators=types.SimpleNamespace(validator_for=remembering_validator_for),
+            exceptions=jsonschema.exceptions,
+        )
         for path in sys.stdin:
             errors = io.StringIO()
             with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
@@ -220,6 +277,7 @@ final class Validator: Sendable {
             input.write(Data((path + "\n").utf8))
             var line: [UInt8] = []
             while let byte = try output.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
+            guard !line.isEmpty else { throw TestFailure("the validator stopped; see its standard error") }
             let text = String(decoding: line, as: UTF8.self)
             let parts = text.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             let report = parts.count > 1 ? parts[1].replacingOccurrences(of: "\u{1}", with: "\n") : text

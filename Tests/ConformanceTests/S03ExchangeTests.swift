@@ -11,8 +11,8 @@ import Glibc
 /// `ifGen`, the end, and errors that never end the process.
 @Suite struct S03ExchangeTests {
     @Test("§3 Opening: before reading anything, hello, the screen and its focus, then progress, without replyTo")
-    func openingOfANewGame() throws {
-        let transcript = try EFB.run([])
+    func openingOfANewGame() async throws {
+        let transcript = try await EFB.run([])
         #expect(transcript.opening.compactMap(\.type) == ["hello", "screen", "focus", "progress"])
         #expect(transcript.opening.allSatisfy { $0["replyTo"] == nil })
         // Nothing was read, yet the opening and the end came: the opening does not wait for input.
@@ -20,42 +20,42 @@ import Glibc
     }
 
     @Test("§3 Opening: a save problem found at start comes as an error after hello and before the screen")
-    func openingWithADamagedSave() throws {
+    func openingWithADamagedSave() async throws {
         let save = try EFB.save(completed: [], current: nil)
         try Data("not json".utf8).write(to: save)
-        let transcript = try EFB.run([], arguments: EFB.lantern(save: save))
+        let transcript = try await EFB.run([], arguments: EFB.lantern(save: save))
         #expect(transcript.opening.compactMap(\.type) == ["hello", "error", "screen", "focus", "progress"])
         #expect(transcript.opening[1].string("code") == "save_unreadable")
         #expect(transcript.opening[1]["replyTo"] == nil)
     }
 
     @Test("§3 Opening: save_locked comes before save_unreadable")
-    func openingWithALockedDamagedSave() throws {
+    func openingWithALockedDamagedSave() async throws {
         let save = try EFB.save(completed: [], current: nil, format: 99)
         let holder = try RunningEFB(EFB.lantern(save: save, ["--clock", "real"]))
         defer { holder.stop() }
         try holder.waitForOutput(containing: #""type":"progress""#)
-        let transcript = try EFB.run([], arguments: EFB.lantern(save: save, ["--read-only-save"]))
+        let transcript = try await EFB.run([], arguments: EFB.lantern(save: save, ["--read-only-save"]))
         let codes = transcript.opening.filter { $0.type == "error" }.compactMap { $0.string("code") }
         #expect(codes == ["save_locked", "save_unreadable"])
         #expect(transcript.opening.compactMap(\.type).suffix(3) == ["screen", "focus", "progress"])
     }
 
     @Test("§3 Opening: a resumed game announces Welcome back before its level's screen and focus")
-    func openingOfAResumedGame() throws {
+    func openingOfAResumedGame() async throws {
         let save = try EFB.save(completed: ["room-latch"], current: "room-word")
-        let transcript = try EFB.run([], arguments: EFB.lantern(save: save))
+        let transcript = try await EFB.run([], arguments: EFB.lantern(save: save))
         #expect(transcript.opening.compactMap(\.type) == ["hello", "announce", "screen", "focus", "progress"])
         #expect(transcript.opening[2].string("screen") == "level-room-word")
     }
 
     @Test("§3 One done per line: every non-blank line gets exactly one done, after its events")
-    func oneDonePerLine() throws {
+    func oneDonePerLine() async throws {
         let lines = [
             #"{"type":"next","id":1}"#, "", "not json", #"{"type":"fly","id":2}"#, #"{"type":"escape","id":3}"#,
             "   ", #"[1]"#, #"{"type":"state","id":4}"#, #"{"type":"hint"}"#,
         ]
-        let transcript = try EFB.run(lines)
+        let transcript = try await EFB.run(lines)
         let reply = Array(transcript.events.dropFirst(transcript.opening.count).dropLast(2))
         #expect(reply.filter { $0.type == "done" }.count == 7)
         #expect(reply.last?.type == "done")
@@ -66,17 +66,17 @@ import Glibc
     }
 
     @Test("§3 One done per line: lines are handled in order; pipelined replies come back in order, never interleaved")
-    func pipelinedRepliesInOrder() throws {
+    func pipelinedRepliesInOrder() async throws {
         let lines = (1...30).map { #"{"type":"\#(["next", "state", "previous"][$0 % 3])","id":\#($0)}"# }
-        let transcript = try EFB.run(lines)
+        let transcript = try await EFB.run(lines)
         let ids = transcript.events.compactMap { $0.int("replyTo") }
         #expect(ids == ids.sorted())
         #expect(Set(ids) == Set(1...30))
     }
 
     @Test("§3 replyTo: every event a command causes, done included, carries its id exactly as sent")
-    func replyToEchoesTheId() throws {
-        let transcript = try EFB.run([
+    func replyToEchoesTheId() async throws {
+        let transcript = try await EFB.run([
             #"{"type":"escape","id":"é x"}"#, #"{"type":"state","id":-9007199254740991}"#, #"{"type":"next","id":0}"#,
         ])
         #expect(transcript.types("é x") == ["sound", "sound", "screen", "focus", "done"])
@@ -85,16 +85,16 @@ import Glibc
     }
 
     @Test("§3 replyTo: an integer id is echoed as an integer (1e3 comes back as 1000)")
-    func integralIdIsAnInteger() throws {
-        let transcript = try EFB.run([#"{"type":"ping","id":1e3}"#, #"{"type":"ping","id":7.0}"#])
+    func integralIdIsAnInteger() async throws {
+        let transcript = try await EFB.run([#"{"type":"ping","id":1e3}"#, #"{"type":"ping","id":7.0}"#])
         #expect(transcript.types(1000) == ["done"])
         #expect(transcript.types(7) == ["done"])
         #expect(String(decoding: transcript.bytes, as: UTF8.self).contains(#""replyTo":1000,"#))
     }
 
     @Test("§3 replyTo: a command without id gets events without replyTo")
-    func noIdNoReplyTo() throws {
-        let transcript = try EFB.run([#"{"type":"escape"}"#, #"{"type":"fly"}"#])
+    func noIdNoReplyTo() async throws {
+        let transcript = try await EFB.run([#"{"type":"escape"}"#, #"{"type":"fly"}"#])
         #expect(transcript.events.allSatisfy { $0["replyTo"] == nil })
         #expect(transcript.all("done").count == 2)
     }
@@ -107,27 +107,27 @@ import Glibc
             #"{"type":"ping","id":-9007199254740992}"#, #"{"type":"ping","id":["x"]}"#,
         ]
     )
-    func unreadableId(line: String) throws {
-        let transcript = try EFB.run([line])
+    func unreadableId(line: String) async throws {
+        let transcript = try await EFB.run([line])
         let reply = Array(transcript.events.dropFirst(transcript.opening.count).dropLast(2))
         #expect(reply.compactMap(\.type) == ["error", "done"])
         #expect(reply.allSatisfy { $0["replyTo"] == nil })
     }
 
     @Test("§3 replyTo: ids are never checked for uniqueness")
-    func idsNeedNotBeUnique() throws {
-        let transcript = try EFB.run([#"{"type":"next","id":"same"}"#, #"{"type":"next","id":"same"}"#])
+    func idsNeedNotBeUnique() async throws {
+        let transcript = try await EFB.run([#"{"type":"next","id":"same"}"#, #"{"type":"next","id":"same"}"#])
         #expect(transcript.types("same") == ["focus", "done", "focus", "done"])
     }
 
     @Test("§3 Unsolicited events: on the virtual clock, events that fall due carry the wait's replyTo")
-    func virtualClockEventsCarryTheWait() throws {
-        let transcript = try EFB.lantern(EFB.toFirstLevel + [#"{"type":"wait","id":"w","ms":30000}"#])
+    func virtualClockEventsCarryTheWait() async throws {
+        let transcript = try await EFB.lantern(EFB.toFirstLevel + [#"{"type":"wait","id":"w","ms":30000}"#])
         #expect(transcript.types("w") == ["sound", "announce", "done"])
     }
 
     @Test("§3 Unsolicited events: on the real clock, hint notices come on their own, between commands, without replyTo")
-    func realClockEventsComeUnsolicited() throws {
+    func realClockEventsComeUnsolicited() async throws {
         let game = try RunningEFB(["pipe", "--memory-save", "--adventure", EFB.lanternPath, "--hint-interval", "0.2"])
         EFB.send(game, #"{"type":"escape","id":1}"#, #"{"type":"activate","element":"begin","id":2}"#)
         try waitUntil("an unsolicited hint notice") {
@@ -143,7 +143,7 @@ import Glibc
     }
 
     @Test("§3 Bursts (1.1): every group of events sent on its own ends with idle carrying gen")
-    func burstsEndWithIdle() throws {
+    func burstsEndWithIdle() async throws {
         let game = try RunningEFB(["pipe", "--memory-save", "--adventure", EFB.lanternPath, "--hint-interval", "0.2"])
         EFB.send(game, EFB.hello11, #"{"type":"escape","id":1}"#, #"{"type":"activate","element":"begin","id":2}"#)
         try waitUntil("an idle") { try EFB.events(game).contains { $0.type == "idle" } }
@@ -158,7 +158,7 @@ import Glibc
     }
 
     @Test("§3 Bursts: a 1.0 session gets no idle")
-    func noIdleIn10() throws {
+    func noIdleIn10() async throws {
         let game = try RunningEFB(["pipe", "--memory-save", "--adventure", EFB.lanternPath, "--hint-interval", "0.1"])
         EFB.send(game, #"{"type":"escape","id":1}"#, #"{"type":"activate","element":"begin","id":2}"#)
         try waitUntil("a hint notice") { try EFB.events(game).contains { $0.string("category") == "hint" } }
@@ -169,24 +169,24 @@ import Glibc
     }
 
     @Test("§3 seq: 1 for the first line, then one more for each line")
-    func seqCountsUp() throws {
-        let transcript = try EFB.run([#"{"type":"state"}"#, "x", #"{"type":"next"}"#, #"{"type":"quit"}"#])
+    func seqCountsUp() async throws {
+        let transcript = try await EFB.run([#"{"type":"state"}"#, "x", #"{"type":"next"}"#, #"{"type":"quit"}"#])
         #expect(transcript.events.compactMap { $0.int("seq") } == Array(1...transcript.events.count))
     }
 
     @Test("§3 seq: restore moves the counter to max(next seq, S + 1), S the seq of the snapshot event; never back")
-    func restoreMovesSeqForward() throws {
-        let first = try EFB.lantern(
+    func restoreMovesSeqForward() async throws {
+        let first = try await EFB.lantern(
             EFB.toFirstLevel + [#"{"type":"next"}"#, #"{"type":"snapshot","id":"s"}"#, #"{"type":"quit"}"#]
         )
         let snapshot = try #require(first.last("snapshot", "s"))
         let blob = try #require(snapshot.string("blob"))
         let s = try #require(snapshot.int("seq"))
         // A fresh session: its next seq (5) is behind S + 1, so the restore's done jumps forward to it.
-        let fresh = try EFB.lantern([#"{"type":"restore","id":"r","blob":"\#(blob)"}"#])
+        let fresh = try await EFB.lantern([#"{"type":"restore","id":"r","blob":"\#(blob)"}"#])
         #expect(fresh.done("r")?.int("seq") == s + 1)
         // A long session: its next seq is ahead of S + 1, so the counter goes on from there.
-        let long = try EFB.lantern(
+        let long = try await EFB.lantern(
             Array(repeating: #"{"type":"state"}"#, count: 10) + [#"{"type":"restore","id":"r","blob":"\#(blob)"}"#]
         )
         let done = try #require(long.done("r"))
@@ -195,16 +195,16 @@ import Glibc
     }
 
     @Test("§3 gen: starts at 0 and grows by one when the focus moves")
-    func genGrowsWithFocus() throws {
-        let transcript = try EFB.run([#"{"type":"next","id":1}"#, #"{"type":"next","id":2}"#])
+    func genGrowsWithFocus() async throws {
+        let transcript = try await EFB.run([#"{"type":"next","id":1}"#, #"{"type":"next","id":2}"#])
         #expect(transcript.opening.compactMap { $0.int("gen") }.allSatisfy { $0 == 0 })
         #expect(transcript.done(1)?.int("gen") == 1)
         #expect(transcript.done(2)?.int("gen") == 2)
     }
 
     @Test("§3 gen: grows by one for a new screen, an element change and a puzzle change")
-    func genGrowsWithScreensAndElements() throws {
-        let transcript = try EFB.lantern(
+    func genGrowsWithScreensAndElements() async throws {
+        let transcript = try await EFB.lantern(
             EFB.toFirstLevel + [
                 #"{"type":"ping","id":0}"#, #"{"type":"activate","element":"warm-handle","id":1}"#,
                 #"{"type":"focus","element":"answer","id":2}"#, #"{"type":"input","text":"x","id":3}"#,
@@ -219,8 +219,8 @@ import Glibc
     @Test(
         "§3 gen: does not change with time, for reporting commands, hint, refused commands, or gestures that change nothing"
     )
-    func genStaysStill() throws {
-        let transcript = try EFB.lantern(
+    func genStaysStill() async throws {
+        let transcript = try await EFB.lantern(
             EFB.toFirstLevel + [
                 #"{"type":"ping","id":0}"#, #"{"type":"hint","id":1}"#, #"{"type":"wait","ms":30000,"id":2}"#,
                 #"{"type":"hint","id":3}"#, #"{"type":"state","id":4}"#, #"{"type":"validActions","id":5}"#,
@@ -236,8 +236,8 @@ import Glibc
     }
 
     @Test("§3 gen: a hello that changes the text on screen grows gen by one")
-    func helloWithKeysGrowsGen() throws {
-        let transcript = try EFB.lantern([
+    func helloWithKeysGrowsGen() async throws {
+        let transcript = try await EFB.lantern([
             #"{"type":"escape","id":0}"#, #"{"type":"hello","id":1,"protocol":1,"keys":{"next":"swipe right"}}"#,
         ])
         let gen = try #require(transcript.done(0)?.int("gen"))
@@ -245,16 +245,16 @@ import Glibc
     }
 
     @Test("§3 gen: restore sets it to the snapshot's value when ahead, else to the current value plus one")
-    func restoreSetsGen() throws {
-        let first = try EFB.lantern(EFB.toFirstLevel + [#"{"type":"snapshot","id":"s"}"#])
+    func restoreSetsGen() async throws {
+        let first = try await EFB.lantern(EFB.toFirstLevel + [#"{"type":"snapshot","id":"s"}"#])
         let snapshot = try #require(first.last("snapshot", "s"))
         let blob = try #require(snapshot.string("blob"))
         let snapGen = try #require(snapshot.int("gen"))
         #expect(snapGen > 0)
-        let fresh = try EFB.lantern([#"{"type":"restore","id":"r","blob":"\#(blob)"}"#])
+        let fresh = try await EFB.lantern([#"{"type":"restore","id":"r","blob":"\#(blob)"}"#])
         #expect(fresh.done("r")?.int("gen") == snapGen)
         let ahead = Array(repeating: #"{"type":"next"}"#, count: snapGen + 3)
-        let later = try EFB.lantern(
+        let later = try await EFB.lantern(
             ahead + [#"{"type":"ping","id":"p"}"#, #"{"type":"restore","id":"r","blob":"\#(blob)"}"#]
         )
         let current = try #require(later.done("p")?.int("gen"))
@@ -262,8 +262,8 @@ import Glibc
     }
 
     @Test("§3 gen: in 1.0 only hello, screen, focus, elementChanged, validActions, snapshot, idle and done carry it")
-    func genIn10() throws {
-        let transcript = try EFB.lantern(
+    func genIn10() async throws {
+        let transcript = try await EFB.lantern(
             [#"{"type":"hello","id":"h","protocol":1,"want":["validActions"]}"#] + EFB.toFirstLevel + [
                 #"{"type":"activate","element":"cold-handle"}"#, #"{"type":"hint"}"#, #"{"type":"snapshot"}"#,
                 #"{"type":"activate","element":"warm-handle"}"#, #"{"type":"fly"}"#, #"{"type":"quit"}"#,
@@ -277,8 +277,8 @@ import Glibc
     }
 
     @Test("§3 gen: in 1.1 every event carries the gen it belongs to")
-    func genIn11() throws {
-        let transcript = try EFB.lantern(
+    func genIn11() async throws {
+        let transcript = try await EFB.lantern(
             [EFB.hello11] + EFB.toFirstLevel + [
                 #"{"type":"activate","element":"cold-handle"}"#, #"{"type":"hint"}"#, #"{"type":"wait","ms":30000}"#,
                 #"{"type":"activate","element":"warm-handle"}"#, #"{"type":"fly"}"#, #"{"type":"quit"}"#,
@@ -290,8 +290,8 @@ import Glibc
     }
 
     @Test("§3 ifGen: a stale command is refused with stale (field ifGen); only error and done; nothing happens")
-    func staleIsRefused() throws {
-        let transcript = try EFB.run([
+    func staleIsRefused() async throws {
+        let transcript = try await EFB.run([
             #"{"type":"next","id":1}"#, #"{"type":"escape","id":2,"ifGen":0}"#, #"{"type":"state","id":3}"#,
         ])
         #expect(transcript.types(2) == ["error", "done"])
@@ -302,14 +302,14 @@ import Glibc
     }
 
     @Test("§3 ifGen: a command whose ifGen holds is handled")
-    func currentIfGenIsHandled() throws {
-        let transcript = try EFB.run([#"{"type":"next","id":1,"ifGen":0}"#])
+    func currentIfGenIsHandled() async throws {
+        let transcript = try await EFB.run([#"{"type":"next","id":1,"ifGen":0}"#])
         #expect(transcript.types(1) == ["focus", "done"])
     }
 
     @Test("§3 ifGen: it works on batch and quit too, checked on the line as a whole")
-    func ifGenOnBatchAndQuit() throws {
-        let transcript = try EFB.run([
+    func ifGenOnBatchAndQuit() async throws {
+        let transcript = try await EFB.run([
             #"{"type":"next","id":1}"#, #"{"type":"batch","id":2,"ifGen":0,"commands":[{"type":"next"}]}"#,
             #"{"type":"quit","id":3,"ifGen":0}"#, #"{"type":"ping","id":4}"#,
         ])
@@ -322,8 +322,8 @@ import Glibc
     @Test(
         "§3 ifGen: a level starting over because its time ran out changes gen; its screen and focus say the new value"
     )
-    func torchOutChangesGen() throws {
-        let transcript = try EFB.run(
+    func torchOutChangesGen() async throws {
+        let transcript = try await EFB.run(
             [#"{"type":"ping","id":0}"#, #"{"type":"wait","ms":75000,"id":1}"#],
             arguments: EFB.lantern(save: EFB.wheelsSave())
         )
@@ -337,8 +337,8 @@ import Glibc
     @Test(
         "§3 End: quit is answered with ended (quit), done and bye, all with its replyTo; exit 0; nothing more is read"
     )
-    func quitEnds() throws {
-        let transcript = try EFB.run([#"{"type":"quit","id":"q"}"#, #"{"type":"ping","id":"after"}"#])
+    func quitEnds() async throws {
+        let transcript = try await EFB.run([#"{"type":"quit","id":"q"}"#, #"{"type":"ping","id":"after"}"#])
         #expect(transcript.types("q") == ["ended", "done", "bye"])
         #expect(transcript.last("ended", "q")?.string("reason") == "quit")
         #expect(transcript.reply(to: "after").isEmpty)
@@ -347,8 +347,8 @@ import Glibc
     }
 
     @Test("§3 End: at the end of input, ended (eof) and bye without replyTo; exit 0")
-    func endOfInputEnds() throws {
-        let transcript = try EFB.run([#"{"type":"ping","id":1}"#])
+    func endOfInputEnds() async throws {
+        let transcript = try await EFB.run([#"{"type":"ping","id":1}"#])
         let tail = Array(transcript.events.suffix(2))
         #expect(tail.compactMap(\.type) == ["ended", "bye"])
         #expect(tail[0].string("reason") == "eof")
@@ -357,8 +357,8 @@ import Glibc
     }
 
     @Test("§3 End: at the end of input a pending real-clock wait is cut short and answered")
-    func endOfInputCutsAWait() throws {
-        let transcript = try EFB.run(
+    func endOfInputCutsAWait() async throws {
+        let transcript = try await EFB.run(
             [#"{"type":"wait","id":"w","ms":86400000}"#, #"{"type":"ping","id":"p"}"#],
             arguments: ["pipe", "--memory-save"]
         )
@@ -372,7 +372,7 @@ import Glibc
         "§3 End: SIGINT or SIGTERM answers a pending wait, then ended (quit) and bye without replyTo; exit 0",
         arguments: [SIGINT, SIGTERM]
     )
-    func signalsEnd(signal: Int32) throws {
+    func signalsEnd(signal: Int32) async throws {
         let game = try RunningEFB(["pipe", "--memory-save"])
         EFB.send(game, #"{"type":"ping","id":"ready"}"#, #"{"type":"wait","ms":86400000,"id":"w"}"#)
         try game.waitForOutput(containing: #""replyTo":"ready""#)
@@ -389,23 +389,25 @@ import Glibc
     }
 
     @Test("§3 End: bye is always the last line")
-    func byeIsLast() throws {
+    func byeIsLast() async throws {
         for lines in [[#"{"type":"quit"}"#], [], [#"{"type":"batch","commands":[{"type":"quit"},{"type":"next"}]}"#]] {
-            let transcript = try EFB.run(lines)
+            let transcript = try await EFB.run(lines)
             #expect(transcript.events.last?.type == "bye")
             #expect(transcript.all("bye").count == 1)
         }
     }
 
     @Test("§3 Errors never end the process: the engine carries on, and a refused command changes nothing")
-    func errorsNeverEnd() throws {
+    func errorsNeverEnd() async throws {
         let bad = [
             "x", "[]", #"{"type":"fly"}"#, #"{"type":"focus","element":"nope"}"#,
             #"{"type":"rotor","direction":"next"}"#,
             #"{"type":"goto","chapter":9,"level":1}"#, #"{"type":"restore","blob":"x"}"#,
             #"{"type":"cancel","target":1}"#,
         ]
-        let transcript = try EFB.run([#"{"type":"state","id":"before"}"#] + bad + [#"{"type":"state","id":"after"}"#])
+        let transcript = try await EFB.run(
+            [#"{"type":"state","id":"before"}"#] + bad + [#"{"type":"state","id":"after"}"#]
+        )
         #expect(transcript.all("error").count == bad.count)
         let before = transcript.reply(to: "before").map { $0.filter { $0.key != "seq" && $0.key != "replyTo" } }
         let after = transcript.reply(to: "after").map { $0.filter { $0.key != "seq" && $0.key != "replyTo" } }
