@@ -189,11 +189,17 @@ enum EFB {
     }
 
     /// Runs the lantern room resumed on `level` with `lines`.
+    ///
     /// On room-latch (a save with nothing solved is a new game) it plays through the intro to the level instead.
     static func play(at level: String, _ lines: [String], _ extra: [String] = []) async throws -> Transcript {
         if level == lanternLevels[0] { return try await run(toFirstLevel + lines, arguments: lantern + extra) }
         return try await run(lines, arguments: lantern(at: level, extra))
     }
+
+    /// The commands that solve the lantern room's last level, the dials (4, then 2).
+    static let solveWheels =
+        Array(repeating: #"{"type":"adjust","element":"left-wheel","direction":"increment"}"#, count: 4)
+        + Array(repeating: #"{"type":"adjust","element":"right-wheel","direction":"increment"}"#, count: 2)
 
     /// A save on the lantern room's last, timed level (room-wheels).
     static func wheelsSave() throws -> URL {
