@@ -131,6 +131,7 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["EscapeJSON", "EscapeTestSupport", "efb"],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .testTarget(
