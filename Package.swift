@@ -127,6 +127,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The conformance suite: one test per rule of Protocol/README.md, run against the built `efb pipe`.
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["EscapeJSON", "EscapeTestSupport", "efb"],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "EscapeConsoleTests",
             dependencies: [

@@ -1,0 +1,53 @@
+import EscapeJSON
+import EscapeTestSupport
+import Testing
+
+/// §10 Versioning and compatibility.
+@Suite struct S10VersioningTests {
+    @Test("§10 hello says protocol 1, version and versions; a session speaks 1.0 until a hello agrees on 1.1")
+    func versions() async throws {
+        let transcript = try await EFB.run([#"{"type":"hello","id":1,"protocol":1}"#, EFB.hello11])
+        #expect(transcript.events[0]["protocol"] == 1)
+        #expect(transcript.events[0]["version"] == [1, 0])
+        #expect(transcript.events[0]["versions"] == [[1, 0], [1, 1]])
+        #expect(transcript.last("hello", 1)?["version"] == [1, 0])
+        #expect(transcript.last("hello", "h")?["version"] == [1, 1])
+    }
+
+    @Test(
+        "§10 With no version in common the engine answers unsupported_protocol and carries on in the version it spoke"
+    )
+    func carriesOn() async throws {
+        let transcript = try await EFB.run([
+            EFB.hello11, #"{"type":"hello","id":2,"protocol":[2,0]}"#, #"{"type":"next","id":3}"#,
+        ])
+        #expect(transcript.error(2)?.string("code") == "unsupported_protocol")
+        #expect(transcript.last("hello", 2)?["version"] == [1, 1])
+        #expect(transcript.done(3) != nil)
+        #expect(transcript.reply(to: 3).allSatisfy { $0["gen"] != nil })
+    }
+
+    @Test("§10 1.1 adds idle, elementChanged, timer, the time category, hints and onScreen; 1.0 gets none of them")
+    func onlyIn11() async throws {
+        let lines = [
+            #"{"type":"goto","chapter":1,"level":5}"#,
+            #"{"type":"adjust","element":"left-wheel","direction":"increment"}"#, #"{"type":"wait","ms":20000}"#,
+            #"{"type":"state"}"#,
+        ]
+        let v10 = try await EFB.play(at: "room-wheels", lines)
+        let v11 = try await EFB.play(at: "room-wheels", [EFB.hello11] + lines)
+        let text10 = String(decoding: v10.bytes, as: UTF8.self)
+        let text11 = String(decoding: v11.bytes, as: UTF8.self)
+        for marker in [#""type":"elementChanged""#, #""type":"timer""#, #""category":"time""#, #""onScreen""#] {
+            #expect(!text10.contains(marker), "\(marker)")
+            #expect(text11.contains(marker), "\(marker)")
+        }
+    }
+
+    @Test("§10 An unknown type is refused with unknown_command and nothing else happens")
+    func unknownType() async throws {
+        let transcript = try await EFB.run([#"{"type":"teleport","id":1,"to":"end"}"#, #"{"type":"ping","id":2}"#])
+        #expect(transcript.types(1) == ["error", "done"])
+        #expect(transcript.done(2)?["gen"] == 0)
+    }
+}
