@@ -35,9 +35,7 @@ import Testing
     @Test("§5.3 screen: a focus always follows; hints {total, unlocked} on level screens in 1.1 only")
     func screenEvent() async throws {
         let v10 = try await EFB.play(at: "room-wheels", [#"{"type":"state","id":1}"#])
-        withKnownIssue("disagreement: 1.0 level screens carry hints, a 1.1 field (§5.3, §10)") {
-            #expect(v10.last("screen", 1)?["hints"] == nil)
-        }
+        #expect(v10.last("screen", 1)?["hints"] == nil)
         let v11 = try await EFB.play(
             at: "room-wheels",
             [EFB.hello11, #"{"type":"wait","ms":30000}"#, #"{"type":"state","id":1}"#],

@@ -70,7 +70,7 @@ import Testing
         try EFB.finish(game)
     }
 
-    @Test("§6 Messages are in the adventure's language; decoding errors stay English; code and field never change")
+    @Test("§6 Messages are in the adventure's language, decoding errors included; code and field never change")
     func messageLanguage() async throws {
         let transcript = try await EFB.run(
             [#"{"type":"rotor","direction":"next","id":1}"#, #"{"type":"fly","id":2}"#],
@@ -79,6 +79,7 @@ import Testing
         let french = try #require(transcript.error(1))
         #expect(french.string("code") == "not_now")
         #expect(french.string("message") != "the focused element has no rotor")
-        #expect(transcript.error(2)?.string("message") == #"unknown command "fly""#)
+        #expect(transcript.error(2)?.string("message") == "commande inconnue « fly »")
+        #expect(transcript.error(2)?.string("code") == "unknown_command")
     }
 }

@@ -485,13 +485,19 @@ public struct Session: Sendable {
 
     // MARK: - Events
 
-    /// The whole state as events: screen, focus, rotor and actions where present, progress.
+    /// The whole state as events, in the agreed protocol's words: screen, focus, rotor and actions
+    /// where present, progress, and valid actions when the client wants them.
     private mutating func emitState(replyTo: RequestID?) {
-        emit(.game(.screen(engine.screen)), replyTo: replyTo)
-        emit(.game(.focus(engine.focus)), replyTo: replyTo)
-        if let rotor = engine.rotor { emit(.game(.rotor(rotor)), replyTo: replyTo) }
-        if let actions = engine.actions { emit(.game(.actions(actions)), replyTo: replyTo) }
+        var events: [GameEvent] = [.screen(engine.screen), .focus(engine.focus)]
+        if let rotor = engine.rotor { events.append(.rotor(rotor)) }
+        if let actions = engine.actions { events.append(.actions(actions)) }
+        for event in events {
+            if let shaped = dialect.shape(event, focus: engine.focus, focusFollows: false) {
+                emit(.game(shaped), replyTo: replyTo)
+            }
+        }
         emit(progressEvent, replyTo: replyTo)
+        if client?.want.contains("validActions") == true { emit(validActionsEvent, replyTo: replyTo) }
     }
 
     private var validActionsEvent: Event {
