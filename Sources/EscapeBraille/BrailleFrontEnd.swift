@@ -110,15 +110,20 @@ public final class BrailleFrontEnd: FrontEnd {
     /// A display going away is not the end: the front end reconnects.
     public var isClosed: Bool { false }
 
-    /// The front end's `hello`: it names its keys, so teaching texts name them.
-    public func opening() -> [SessionInput] {
-        let hello = ClientHello(
+    /// The front end's `hello`: it names its keys, so teaching texts name them, and asks for protocol
+    /// 1.1, whose `time` announcements let a new time left replace the one on the display.
+    public static var hello: ClientHello {
+        ClientHello(
             client: "efb braille",
-            acceptedVersions: .versions([.v1_0]),
+            acceptedVersions: .versions([.v1_0, .v1_1]),
             capabilities: ["braille"],
             keys: BrailleKeyMap.keyNames
         )
-        return [.request(request(.hello(hello)))]
+    }
+
+    /// Says ``hello``.
+    public func opening() -> [SessionInput] {
+        [.request(request(.hello(Self.hello)))]
     }
 
     /// Connects or reconnects when due, reads the keys, lets messages time out, follows size changes.

@@ -10,8 +10,9 @@ struct BrailleLayout: Equatable {
     /// Lays out `characters` in lines of at most `width` characters.
     ///
     /// A line breaks after the last blank that fits; a word longer than the line is cut. The blank a
-    /// line breaks on is not shown, so no cell is lost to it.
-    init(_ characters: [Character], width: Int, rows: Int) {
+    /// line breaks on is not shown, so no cell is lost to it, except the blank at `kept` (the caret's
+    /// place), which starts the next line so the caret has a cell.
+    init(_ characters: [Character], width: Int, rows: Int, keeping kept: Int? = nil) {
         precondition(width > 0 && rows > 0, "a display has at least one cell")
         self.characters = characters
         self.rows = rows
@@ -21,10 +22,10 @@ struct BrailleLayout: Equatable {
             let limit = start + width
             if characters[limit] == " " {
                 lines.append(start..<limit)
-                start = limit + 1
+                start = limit == kept ? limit : limit + 1
             } else if let blank = characters[start..<limit].lastIndex(of: " "), blank > start {
                 lines.append(start..<blank)
-                start = blank + 1
+                start = blank == kept ? blank : blank + 1
             } else {
                 lines.append(start..<limit)
                 start = limit

@@ -27,6 +27,20 @@ public struct BrailleView {
         var caret: Int
     }
 
+    /// A message: its parts (several when they came while another one was on the display) and when
+    /// the first of them came.
+    private struct Flash {
+        struct Part {
+            var text: String
+            var isTime: Bool
+        }
+
+        var parts: [Part]
+        var arrivedAt: Int64
+
+        var text: String { parts.map(\.text).joined(separator: " ") }
+    }
+
     /// The display's size.
     public var size: DisplaySize {
         didSet { if size != oldValue { revealCaret() } }
@@ -41,10 +55,16 @@ public struct BrailleView {
     private var actions: ActionList?
     private var selectedAction: Int?
     private var editor: Editor?
+    /// The answers typed on the level being played, by field, kept until the player leaves the level.
+    private var drafts: [String: Editor] = [:]
+    /// The screen the drafts belong to.
+    private var draftScreen: String?
     private var segment = Segment.main
     private var pan = 0
+    /// The message on the display, then at most one waiting (what came since, joined).
+    private var queue: [Flash] = []
     /// Messages waiting to be shown; the first is on the display.
-    public private(set) var flashes: [String] = []
+    public var flashes: [String] { queue.map(\.text) }
     private var flashShownAt: Int64 = 0
     private var flashPan = 0
 
@@ -57,6 +77,10 @@ public struct BrailleView {
     // MARK: Events
 
     /// Takes in what the engine said.
+    ///
+    /// An `assertive` announcement replaces every message shown or waiting; a `time` announcement
+    /// replaces the time announcements before it. When the focused element's text changes (a rotor
+    /// step, a dial turned), the display goes back to its start so the change shows.
     public mutating func apply(_ events: [StampedEvent], now: Int64) {
         // The rotor's own words are on the display with the door: flashing them again would make
         // every turn of the rotor cost a second key press.
@@ -71,27 +95,57 @@ public struct BrailleView {
                 if let value = state.element.value, state.element.traits.contains(.adjustable) {
                     rotorWords.insert(value)
                 }
+            case .game(.elementChanged(let element)):
+                if let value = element.value, element.traits.contains(.adjustable) {
+                    rotorWords.insert(value)
+                }
             default:
                 continue
             }
         }
+        let shownElement = focus?.element.id
+        let shownText = focusText
         for stamped in events {
             switch stamped.event {
             case .game(.screen(let screen)):
-                self.screen = screen
+                applyScreen(screen)
             case .game(.focus(let state)):
                 applyFocus(state)
+            case .game(.elementChanged(let element)):
+                if element.id == focus?.element.id { focus?.element = element }
             case .game(.rotor(let state)):
                 rotor = state
             case .game(.actions(let list)):
                 actions = list
             case .game(.announce(let announcement)):
                 guard announcement.category != .echo, !rotorWords.contains(announcement.text) else { continue }
-                flash(announcement.text, now: now)
+                receive(
+                    Flash.Part(text: announcement.text, isTime: announcement.category == .time),
+                    assertive: announcement.priority == .assertive,
+                    now: now
+                )
             case .error(let error):
                 flash(error.message, now: now)
             default:
                 continue
+            }
+        }
+        if editor == nil, focus?.element.id == shownElement, focusText != shownText {
+            segment = .main
+            pan = 0
+        }
+    }
+
+    private mutating func applyScreen(_ screen: Screen) {
+        self.screen = screen
+        // The menu and the assistive screen are interludes: the player comes back to the same level.
+        switch screen.kind {
+        case .menu, .assistive:
+            return
+        case .intro, .chapter, .level, .end:
+            if screen.id != draftScreen {
+                drafts = [:]
+                draftScreen = screen.id
             }
         }
     }
@@ -107,20 +161,44 @@ public struct BrailleView {
         if actions?.element != state.element.id { actions = nil }
         if state.element.traits.contains(.textField) {
             let text = Array(state.element.value ?? "")
-            editor = Editor(element: state.element.id, text: text, caret: text.count)
+            let kept = state.screen == draftScreen ? drafts[state.element.id] : nil
+            editor = kept ?? Editor(element: state.element.id, text: text, caret: text.count)
             revealCaret()
         } else {
             editor = nil
         }
     }
 
-    /// Queues a message; it shows at once when none is showing.
+    /// Shows a message at once when none is showing, or after the one on the display.
     public mutating func flash(_ text: String, now: Int64) {
-        if flashes.isEmpty {
+        receive(Flash.Part(text: text, isTime: false), assertive: false, now: now)
+    }
+
+    private mutating func receive(_ part: Flash.Part, assertive: Bool, now: Int64) {
+        if assertive {
+            queue = []
+        } else if part.isTime {
+            // The time left just said makes the time said before it wrong.
+            let front = queue.first?.text
+            for index in queue.indices { queue[index].parts.removeAll(where: \.isTime) }
+            queue.removeAll { $0.parts.isEmpty }
+            if queue.first?.text != front {
+                flashShownAt = now
+                flashPan = 0
+            }
+        }
+        switch queue.count {
+        case 0:
+            queue = [Flash(parts: [part], arrivedAt: now)]
             flashShownAt = now
             flashPan = 0
+        case 1:
+            queue.append(Flash(parts: [part], arrivedAt: now))
+        default:
+            // One message waits at most: what comes meanwhile joins it, so none waits longer than the
+            // one on the display may stay.
+            queue[queue.count - 1].parts.append(part)
         }
-        flashes.append(text)
     }
 
     // MARK: Keys
@@ -136,17 +214,15 @@ public struct BrailleView {
 
     /// Carries out an intent.
     public mutating func handle(_ intent: BrailleIntent, now: Int64) -> [GameCommand] {
-        if !flashes.isEmpty {
-            switch intent {
-            case .pan(let direction):
+        if !queue.isEmpty {
+            // The player acts on what they read: a key pressed on a message only dismisses it (or
+            // pans it), so nothing changes unseen underneath.
+            if case .pan(let direction) = intent {
                 panFlash(direction, now: now)
-                return []
-            case .route, .offline:
-                dismissFlash(now: now)
-                return []
-            default:
+            } else {
                 dismissFlash(now: now)
             }
+            return []
         }
         switch intent {
         case .game(let command):
@@ -164,6 +240,8 @@ public struct BrailleView {
             }
             let current = selectedAction ?? (direction == .next ? -1 : names.count)
             selectedAction = (current + (direction == .next ? 1 : -1) + names.count) % names.count
+            segment = .main
+            pan = 0
             return []
         case .type(let character):
             edit {
@@ -194,6 +272,7 @@ public struct BrailleView {
         guard var editor else { return }
         change(&editor)
         self.editor = editor
+        drafts[editor.element] = editor
         segment = .main
         revealCaret()
     }
@@ -208,14 +287,21 @@ public struct BrailleView {
         return [.activate(element: nil)]
     }
 
+    /// A routing key: activates, except in a text field, where only the caret's cell submits and any
+    /// other cell moves the caret there (to the start on the label, to the end past the text).
     private mutating func route(_ cell: Int) -> [GameCommand] {
-        guard segment == .main, let editor else { return activate() }
-        let layout = mainLayout
-        guard let offset = layout.offset(under: cell, window: pan, columns: size.columns) else { return activate() }
+        guard let editor else { return activate() }
+        guard segment == .main else {
+            // On the hint: back to the answer, nothing submitted.
+            segment = .main
+            revealCaret()
+            return []
+        }
         let start = editPrefix.count
-        guard offset >= start, offset <= start + editor.text.count else { return activate() }
-        if offset - start == editor.caret { return activate() }
-        self.editor?.caret = offset - start
+        let offset = mainLayout.offset(under: cell, window: pan, columns: size.columns)
+        if offset == start + editor.caret { return activate() }
+        let caret = max(0, min(editor.text.count, (offset ?? .max) - start))
+        edit { $0.caret = caret }
         return []
     }
 
@@ -259,8 +345,8 @@ public struct BrailleView {
     }
 
     private mutating func dismissFlash(now: Int64) {
-        guard !flashes.isEmpty else { return }
-        flashes.removeFirst()
+        guard !queue.isEmpty else { return }
+        queue.removeFirst()
         flashShownAt = now
         flashPan = 0
     }
@@ -268,9 +354,14 @@ public struct BrailleView {
     // MARK: Time
 
     /// When the message on the display times out, or `nil` when none will.
+    ///
+    /// Panning a message gives it its time again, but never keeps the message waiting behind it for
+    /// longer than its own time.
     public var nextDeadline: Int64? {
-        guard !flashes.isEmpty, options.flashMilliseconds > 0 else { return nil }
-        return flashShownAt + options.flashMilliseconds
+        guard !queue.isEmpty, options.flashMilliseconds > 0 else { return nil }
+        let own = flashShownAt + options.flashMilliseconds
+        guard queue.count > 1 else { return own }
+        return min(own, queue[1].arrivedAt + options.flashMilliseconds)
     }
 
     /// Lets time pass: a message whose time is up gives way to the next one.
@@ -293,7 +384,7 @@ public struct BrailleView {
     }
 
     private var flashLayout: BrailleLayout? {
-        flashes.first.map { BrailleLayout(Array($0), width: size.columns, rows: size.rows) }
+        queue.first.map { BrailleLayout(Array($0.text), width: size.columns, rows: size.rows) }
     }
 
     private var hintLayout: BrailleLayout? {
@@ -302,7 +393,9 @@ public struct BrailleView {
     }
 
     private var mainLayout: BrailleLayout {
-        BrailleLayout(Array(focusText), width: size.columns, rows: size.rows)
+        // The caret always has a cell, even where the text breaks into the next line.
+        let caret = editor.map { editPrefix.count + $0.caret }
+        return BrailleLayout(Array(focusText), width: size.columns, rows: size.rows, keeping: caret)
     }
 
     private var editPrefix: String {
@@ -316,37 +409,65 @@ public struct BrailleView {
     }
 
     /// The focused element in words: label, value or typed text, role, position, rotor and action.
+    ///
+    /// When that does not fit on the display, what the player turns leads (the rotor and its item, or
+    /// the adjustable value), so that turning it changes the first window.
     public var focusText: String {
         guard let focus else { return screen?.title ?? "" }
         let element = focus.element
-        var text: String
+        var label = element.label
         if let editor {
-            text = editPrefix + String(editor.text)
+            label = editPrefix + String(editor.text)
         } else if let value = element.value, !value.isEmpty {
-            text = element.label + ": " + value
-        } else {
-            text = element.label
+            label += ": " + value
         }
-        if let role = Self.roleWord(element.traits) { text += " " + role }
-        text += " \(focus.index)/\(focus.count)"
-        if let rotor, rotor.element == element.id {
-            // The item is usually the element's value already; say it once.
-            if let item = rotor.item, item != element.value {
-                text += " \(rotor.rotor): \(item)"
-            } else {
-                text += " \(rotor.rotor)"
-            }
-            if let index = rotor.itemIndex { text += " \(index)/\(rotor.itemCount)" }
-        }
+        var position = ""
+        if let role = Self.roleWord(element.traits) { position += " " + role }
+        position += " \(focus.index)/\(focus.count)"
+        var rest = ""
+        if let rotor, rotor.element == element.id { rest += " " + Self.rotorWords(rotor, value: element.value) }
         if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
             if let selectedAction {
                 // The chosen action leads, so it is on the display without panning.
-                text = "\(names[selectedAction]) action \(selectedAction + 1)/\(names.count) - " + text
-            } else {
-                text += names.count == 1 ? " 1 action" : " \(names.count) actions"
+                let action = "\(names[selectedAction]) action \(selectedAction + 1)/\(names.count) - "
+                return action + label + position + rest
             }
+            rest += names.count == 1 ? " 1 action" : " \(names.count) actions"
         }
-        return text
+        let text = label + position + rest
+        guard editor == nil, let lead = changingWords,
+            BrailleLayout(Array(text), width: size.columns, rows: size.rows).windowCount > 1
+        else { return text }
+        // The value is in the lead when it is the rotor's item or the adjustable value: say it once.
+        let valueLeads = rotor?.element == element.id ? rotor?.item == element.value : true
+        var others = (valueLeads ? element.label : label) + position
+        if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
+            others += names.count == 1 ? " 1 action" : " \(names.count) actions"
+        }
+        return lead + " - " + others
+    }
+
+    /// What the player turns on the focused element, as it leads a text too long for the display:
+    /// the rotor with its item (the value, when the item is the value), or an adjustable value.
+    private var changingWords: String? {
+        guard let element = focus?.element else { return nil }
+        if let rotor, rotor.element == element.id {
+            var words = rotor.rotor
+            if let item = rotor.item { words += ": \(item)" }
+            if let index = rotor.itemIndex { words += " \(index)/\(rotor.itemCount)" }
+            return words
+        }
+        if let value = element.value, !value.isEmpty, element.traits.contains(.adjustable) { return value }
+        return nil
+    }
+
+    /// The rotor as it follows the element's position: its name, the item unless it is the value
+    /// already, and the item's position.
+    private static func rotorWords(_ rotor: RotorState, value: String?) -> String {
+        var words = rotor.rotor
+        if let item = rotor.item, item != value { words += ": \(item)" }
+        if let index = rotor.itemIndex { words += " \(index)/\(rotor.itemCount)" }
+        return words
     }
 
     /// The short role word Braille users know from their screen readers.
