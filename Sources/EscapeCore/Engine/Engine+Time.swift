@@ -16,7 +16,7 @@ extension Engine {
         else { return nil }
         let marks = Self.timeMarks(limit: limit)
         guard levelState.timeAnnounced < marks.count else { return nil }
-        return levelState.enteredAt + Int64(limit - marks[levelState.timeAnnounced]) * 1000
+        return levelState.enteredAt.adding(saturating: Int64(limit - marks[levelState.timeAnnounced]) * 1000)
     }
 
     /// Says the time left at the mark that fell due at `time`; at zero, starts the level over.
@@ -73,9 +73,10 @@ extension Engine {
             levelState.timed, let limit = level(at: position).timeLimit
         else { return nil }
         let paused = state.stack.count > 1
-        let elapsed = (paused ? state.pausedAt ?? now : now) - levelState.enteredAt
+        let elapsed = (paused ? state.pausedAt ?? now : now).subtracting(saturating: levelState.enteredAt)
         let limitMs = Int64(limit) * 1000
-        return TimerState(limitMs: limitMs, remainingMs: max(0, min(limitMs, limitMs - elapsed)), paused: paused)
+        let remaining = limitMs.subtracting(saturating: elapsed)
+        return TimerState(limitMs: limitMs, remainingMs: max(0, min(limitMs, remaining)), paused: paused)
     }
 
     /// The clock's state after arriving somewhere: started, paused or going on.

@@ -160,7 +160,9 @@ public struct Engine: Sendable {
         guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
         let count = level(at: position).hints.count
         guard levelState.hintsNoticed < count else { return nil }
-        return levelState.enteredAt + Int64(levelState.hintsNoticed + 1) * options.hintInterval
+        return levelState.enteredAt.adding(
+            saturating: Int64(levelState.hintsNoticed + 1).multiplied(saturating: options.hintInterval)
+        )
     }
 
     /// What the player has earned.
@@ -367,7 +369,9 @@ public struct Engine: Sendable {
         state.stack.removeLast()
         state.visits += 1
         if case .level(let position, var levelState) = top.place, let pausedAt = state.pausedAt {
-            levelState.enteredAt += max(0, now - pausedAt)
+            levelState.enteredAt = levelState.enteredAt.adding(
+                saturating: max(0, now.subtracting(saturating: pausedAt))
+            )
             replaceTop(.level(position, levelState))
             state.pausedAt = nil
         }

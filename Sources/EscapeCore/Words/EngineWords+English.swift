@@ -73,6 +73,13 @@ extension EngineWords {
         case .snapshotNoLevel: "a level does not exist"
         case .snapshotPuzzleMismatch: "a puzzle state does not fit its level"
         case .snapshotOverlayAtBottom: "the menu or the assistive screen is at the bottom of the stack"
+
+        // MARK: Snapshot fields a restore refuses (hardening)
+        case .snapshotField: "{field}: {problem}"
+        case .snapshotOutOfRange: "the value is out of range"
+        case .snapshotImpossible: "the game can never be in this state"
+        case .snapshotLevelLocked: "the snapshot's progress has not unlocked this level"
+        case .snapshotTorchOut: "the torch of this timed level would already be out"
         }
     }
 }

@@ -76,6 +76,13 @@ extension EngineWords {
         case .snapshotNoLevel: "un niveau n'existe pas"
         case .snapshotPuzzleMismatch: "l'état d'une énigme ne correspond pas à son niveau"
         case .snapshotOverlayAtBottom: "le menu ou l'écran d'assistance est au bas de la pile"
+
+        // MARK: Snapshot fields a restore refuses (hardening)
+        case .snapshotField: "{field} : {problem}"
+        case .snapshotOutOfRange: "la valeur est hors limites"
+        case .snapshotImpossible: "le jeu ne peut jamais être dans cet état"
+        case .snapshotLevelLocked: "la progression de l'instantané n'a pas débloqué ce niveau"
+        case .snapshotTorchOut: "la torche de ce niveau chronométré serait déjà éteinte"
         }
     }
 }

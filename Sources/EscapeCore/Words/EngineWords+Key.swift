@@ -125,5 +125,19 @@ extension EngineWords {
         case snapshotPuzzleMismatch
         /// The menu or the assistive screen with nothing under it.
         case snapshotOverlayAtBottom
+
+        // MARK: Snapshot fields a restore refuses (hardening)
+
+        /// A refused field of a snapshot: its `{field}` (a path in the blob's JSON) and the `{problem}`,
+        /// one of the snapshot sentences.
+        case snapshotField
+        /// A number outside the range the game can reach.
+        case snapshotOutOfRange
+        /// A value the game can never hold there.
+        case snapshotImpossible
+        /// A level on screen that the snapshot's own progress has not unlocked.
+        case snapshotLevelLocked
+        /// A timed level whose torch should have gone out already.
+        case snapshotTorchOut
     }
 }

@@ -323,10 +323,10 @@ public struct Session: Sendable {
         case .wait(let milliseconds):
             switch clock {
             case .virtual(let time):
-                clock = .virtual(time + Int64(milliseconds))
+                clock = .virtual(time.adding(saturating: Int64(milliseconds)))
                 perform(engine.advanceTime(to: clock.time), replyTo: replyTo)
             case .real(let time):
-                return time + Int64(milliseconds)
+                return time.adding(saturating: Int64(milliseconds))
             }
         case .validActions:
             emit(validActionsEvent, replyTo: replyTo)
@@ -462,15 +462,28 @@ public struct Session: Sendable {
                 words: engine.words
             )
         }
+        // Nothing in a blob is trusted (anyone can sign one): every number is checked before it is used.
+        func refuse(_ field: String, _ problem: EngineWords.Key) -> ProtocolError {
+            SnapshotCodec.refusal(
+                SnapshotMismatch(field: field, problem: problem).reason(in: engine.words),
+                words: engine.words
+            )
+        }
+        let safe = Int64.safeInteger
+        guard (0...Int(safe)).contains(payload.seq) else { throw refuse("seq", .snapshotOutOfRange) }
+        if let time = payload.clock, !(-safe...safe).contains(time) { throw refuse("clock", .snapshotOutOfRange) }
+        if let saved = payload.saved, !engine.reachable(saved) { throw refuse("saved", .snapshotImpossible) }
         var restored = engine
+        var restoredClock = clock
+        if let time = payload.clock, case .virtual = clock { restoredClock = .virtual(time) }
         do {
-            try restored.restore(payload.state)
+            try restored.restore(payload.state, takenAt: payload.clock, now: restoredClock.time)
         } catch {
-            throw SnapshotCodec.refusal(error.description, words: engine.words)
+            throw SnapshotCodec.refusal(error.reason(in: engine.words, under: "state."), words: engine.words)
         }
         engine = restored
-        savedProgress = payload.saved
-        if let time = payload.clock, case .virtual = clock { clock = .virtual(time) }
+        clock = restoredClock
+        // `progress.saved` tells what this session stored, never what the blob claims.
         // The restore's done takes the number the snapshot's done had, so what follows is numbered
         // as it was; numbers never go back within a session.
         sequence = max(sequence, payload.seq - 1)

@@ -54,7 +54,23 @@ package enum SnapshotCodec {
         }
         var bytes: [UInt8] = []
         JSONWriter.write(value, into: &bytes, style: .jsonEncoder)
-        return prefix + Base64.encode(bytes) + "." + checksum(bytes)
+        return sign(bytes)
+    }
+
+    /// The blob of a JSON payload: what anyone can compute, since the checksum is no signature.
+    ///
+    /// Tests and the fuzzer craft blobs with it; ``decode(_:engineVersion:words:)`` trusts nothing a
+    /// blob holds for that reason.
+    package static func sign(_ payload: [UInt8]) -> String {
+        prefix + Base64.encode(payload) + "." + checksum(payload)
+    }
+
+    /// The JSON payload of a well-framed blob, unchecked; `nil` when the framing is wrong.
+    package static func payload(of blob: String) -> [UInt8]? {
+        guard blob.hasPrefix(prefix) else { return nil }
+        let parts = blob.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return Base64.decode(parts[0])
     }
 
     /// Reads a blob back, or refuses it with `bad_snapshot`.
