@@ -123,6 +123,11 @@ public struct Engine: Sendable {
     /// Lets time pass: announces hints that unlocked and, on a timed level, the time left, in the
     /// order they fell due; when time runs out the level starts over.
     ///
+    /// A long wait is told in a summary: when the torch would go out several times before `now`, it
+    /// goes out once, at the last of those times, and what the skipped runs would have said is not
+    /// said. So whatever `now` is, the work and the effects are bounded (the first run's marks and
+    /// hints, one torch-out, the last run's marks and hints).
+    ///
     /// - Parameter now: The current time in milliseconds.
     /// - Returns: What to tell the front end.
     public mutating func advanceTime(to now: Int64) -> [Effect] {
@@ -131,7 +136,7 @@ public struct Engine: Sendable {
             let hint = hintDeadline.flatMap { $0 <= now ? $0 : nil }
             let time = timeDeadline.flatMap { $0 <= now ? $0 : nil }
             if let time, hint.map({ time <= $0 }) ?? true {
-                effects += announceTime(at: time)
+                effects += announceTime(at: time, until: now)
             } else if hint != nil {
                 effects += noticeHints(now: now)
             } else {

@@ -80,6 +80,10 @@ extension EngineWords {
         case .snapshotImpossible: "the game can never be in this state"
         case .snapshotLevelLocked: "the snapshot's progress has not unlocked this level"
         case .snapshotTorchOut: "the torch of this timed level would already be out"
+
+        // MARK: Work one line may ask for (hardening)
+        case .errorBatchTooMuchTime: "the batch's waits add up to {total} ms; one line may let at most {limit} ms pass"
+        case .errorTooManyEvents: "the batch would send more than {limit} events; nothing of it happened"
         }
     }
 }

@@ -83,6 +83,11 @@ extension EngineWords {
         case .snapshotImpossible: "le jeu ne peut jamais être dans cet état"
         case .snapshotLevelLocked: "la progression de l'instantané n'a pas débloqué ce niveau"
         case .snapshotTorchOut: "la torche de ce niveau chronométré serait déjà éteinte"
+
+        // MARK: Work one line may ask for (hardening)
+        case .errorBatchTooMuchTime:
+            "les attentes du lot font {total} ms en tout ; une ligne peut laisser passer au plus {limit} ms"
+        case .errorTooManyEvents: "le lot enverrait plus de {limit} événements ; rien n'en a été fait"
         }
     }
 }

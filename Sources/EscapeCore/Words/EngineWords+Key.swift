@@ -139,5 +139,12 @@ extension EngineWords {
         case snapshotLevelLocked
         /// A timed level whose torch should have gone out already.
         case snapshotTorchOut
+
+        // MARK: Work one line may ask for (hardening)
+
+        /// A batch whose waits add up past the limit: the `{total}` and the `{limit}`, in milliseconds.
+        case errorBatchTooMuchTime
+        /// A batch that would send more events than the `{limit}`.
+        case errorTooManyEvents
     }
 }

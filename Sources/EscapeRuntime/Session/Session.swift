@@ -18,6 +18,11 @@ public struct Session: Sendable {
     public static let engineVersion = "0.1.0"
     /// The protocol versions the engine speaks.
     public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1]
+    /// The most events one line may send: a batch that would send more is refused (`too_many_events`).
+    public static let maximumEventsPerLine = 10_000
+    /// The most time the `wait`s of one line may let pass, in milliseconds (one day): a batch whose
+    /// waits add up to more is refused before it runs.
+    public static let maximumWaitPerLine = 86_400_000
 
     /// The game.
     public private(set) var engine: Engine
@@ -380,6 +385,22 @@ public struct Session: Sendable {
             )
             return
         }
+        var waited = 0
+        for (index, entry) in entries.enumerated() {
+            guard case .wait(let milliseconds) = entry.command else { continue }
+            waited += milliseconds
+            guard waited > Self.maximumWaitPerLine else { continue }
+            let message = engine.words(
+                .errorBatchTooMuchTime,
+                ["total": "\(waited)", "limit": "\(Self.maximumWaitPerLine)"]
+            )
+            let field = "commands[\(index)].ms"
+            emit(
+                .error(ProtocolError(.invalidParams, "commands[\(index)]: " + message, field: field)),
+                replyTo: replyTo
+            )
+            return
+        }
         let before = self
         for (index, entry) in entries.enumerated() {
             if let expected = entry.ifGen, expected != engine.generation {
@@ -401,6 +422,11 @@ public struct Session: Sendable {
             if isFinished { return }
             if turn.refused, let error = lastError {
                 refuseBatch(error, at: index, restoring: before, replyTo: replyTo)
+                return
+            }
+            if sequence - before.sequence > Self.maximumEventsPerLine {
+                let message = engine.words(.errorTooManyEvents, ["limit": "\(Self.maximumEventsPerLine)"])
+                refuseBatch(ProtocolError(.tooManyEvents, message), at: index, restoring: before, replyTo: replyTo)
                 return
             }
         }
