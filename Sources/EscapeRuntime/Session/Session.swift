@@ -341,6 +341,7 @@ public struct Session: Sendable {
                 adventure: engine.adventure.id,
                 seq: sequence + 2,  // the line after the snapshot event (its done, outside a batch)
                 clock: isVirtual ? clock.time : nil,
+                taken: isVirtual ? nil : clock.time,
                 saved: savedProgress,
                 state: engine.snapshot
             )
@@ -498,12 +499,14 @@ public struct Session: Sendable {
         let safe = Int64.safeInteger
         guard (0...Int(safe)).contains(payload.seq) else { throw refuse("seq", .snapshotOutOfRange) }
         if let time = payload.clock, !(-safe...safe).contains(time) { throw refuse("clock", .snapshotOutOfRange) }
+        if let time = payload.taken, !(-safe...safe).contains(time) { throw refuse("taken", .snapshotOutOfRange) }
         if let saved = payload.saved, !engine.reachable(saved) { throw refuse("saved", .snapshotImpossible) }
         var restored = engine
         var restoredClock = clock
         if let time = payload.clock, case .virtual = clock { restoredClock = .virtual(time) }
         do {
-            try restored.restore(payload.state, takenAt: payload.clock, now: restoredClock.time)
+            // Times are restored relative to when the snapshot was taken, on whichever clock it was.
+            try restored.restore(payload.state, takenAt: payload.clock ?? payload.taken, now: restoredClock.time)
         } catch {
             throw SnapshotCodec.refusal(error.reason(in: engine.words, under: "state."), words: engine.words)
         }

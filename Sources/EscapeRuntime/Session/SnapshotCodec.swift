@@ -14,6 +14,11 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
     package var seq: Int
     /// The virtual clock's time, or `nil` on the real clock.
     package var clock: Int64?
+    /// The real clock's time when the snapshot was taken, or `nil` on the virtual clock.
+    ///
+    /// It only means something inside the process that took it: a restore counts the times of the
+    /// game from it (elapsed, not absolute), so the new process's clock can read anything.
+    package var taken: Int64?
     /// The progress last saved.
     package var saved: EscapeCore.Progress?
     /// The game.
@@ -25,6 +30,7 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
         adventure: String,
         seq: Int,
         clock: Int64?,
+        taken: Int64? = nil,
         saved: EscapeCore.Progress?,
         state: EngineSnapshot
     ) {
@@ -33,6 +39,7 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
         self.adventure = adventure
         self.seq = seq
         self.clock = clock
+        self.taken = taken
         self.saved = saved
         self.state = state
     }
