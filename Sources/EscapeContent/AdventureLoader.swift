@@ -72,15 +72,18 @@ public enum AdventureLoader {
         } catch {
             throw ContentError(file: file, problems: [.init(path: "$", message: "not valid JSON: \(error)")])
         }
+        // Every string of the file, wherever it is, within the text limit.
+        var textProblems: [ContentError.Problem] = []
+        AdventureValidator.checkTexts(in: value, at: "$", into: &textProblems)
         let adventure: Adventure
         do {
             adventure = try JSONValueDecoder().decode(Adventure.self, from: value)
         } catch let error as DecodingError {
-            throw ContentError(file: file, problems: [problem(from: error)])
+            throw ContentError(file: file, problems: textProblems + [problem(from: error)])
         } catch {
-            throw ContentError(file: file, problems: [.init(path: "$", message: "\(error)")])
+            throw ContentError(file: file, problems: textProblems + [.init(path: "$", message: "\(error)")])
         }
-        let problems = AdventureValidator.problems(in: adventure)
+        let problems = textProblems + AdventureValidator.problems(in: adventure)
         guard problems.isEmpty else { throw ContentError(file: file, problems: problems) }
         return adventure
     }

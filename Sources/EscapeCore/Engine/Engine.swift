@@ -405,10 +405,19 @@ public struct Engine: Sendable {
     }
 
     func isUnlocked(_ position: LevelPosition) -> Bool {
-        if state.progress.completed.contains(level(at: position).id) || position == state.progress.current {
-            return true
-        }
-        return allPositions.first { !state.progress.completed.contains(level(at: $0).id) } == position
+        isUnlocked(position, firstUnsolved: firstUnsolved)
+    }
+
+    /// The first level not solved yet, always open; `nil` when every level is solved.
+    var firstUnsolved: LevelPosition? {
+        allPositions.first { !state.progress.completed.contains(level(at: $0).id) }
+    }
+
+    /// Whether `position` is open, given the ``firstUnsolved`` level (found once for a whole menu, so
+    /// a menu of every level is built in linear time).
+    func isUnlocked(_ position: LevelPosition, firstUnsolved: LevelPosition?) -> Bool {
+        state.progress.completed.contains(level(at: position).id) || position == state.progress.current
+            || position == firstUnsolved
     }
 
     /// Drops what a save says that this adventure does not have.
