@@ -156,4 +156,16 @@ struct CraftedSnapshotTests {
         }
         #expect(saved == [false])
     }
+
+    @Test func aBlobOfAnotherFormatSaysSoNotThatTheEnginesDiffer() throws {
+        let original = Self.session()
+        _ = original.start()
+        let blob = try Self.crafted(try Self.blob(of: original), "format", .int(2))
+        let events = original.handle(Self.line(#"{"type":"restore","blob":"\#(blob)"}"#))
+        guard case .error(let error) = events.first?.event else {
+            Issue.record("restored")
+            return
+        }
+        #expect(error.message == "the snapshot cannot be restored: it has format 2; this engine reads format 1")
+    }
 }

@@ -84,6 +84,9 @@ extension EngineWords {
         // MARK: Work one line may ask for (hardening)
         case .errorBatchTooMuchTime: "the batch's waits add up to {total} ms; one line may let at most {limit} ms pass"
         case .errorTooManyEvents: "the batch would send more than {limit} events; nothing of it happened"
+
+        // MARK: Misleading messages made precise (hardening)
+        case .snapshotOtherFormat: "it has format {made}; this engine reads format {format}"
         }
     }
 }

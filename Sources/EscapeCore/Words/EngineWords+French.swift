@@ -88,6 +88,9 @@ extension EngineWords {
         case .errorBatchTooMuchTime:
             "les attentes du lot font {total} ms en tout ; une ligne peut laisser passer au plus {limit} ms"
         case .errorTooManyEvents: "le lot enverrait plus de {limit} événements ; rien n'en a été fait"
+
+        // MARK: Misleading messages made precise (hardening)
+        case .snapshotOtherFormat: "il est au format {made} ; ce moteur lit le format {format}"
         }
     }
 }

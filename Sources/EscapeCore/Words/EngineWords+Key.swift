@@ -146,5 +146,10 @@ extension EngineWords {
         case errorBatchTooMuchTime
         /// A batch that would send more events than the `{limit}`.
         case errorTooManyEvents
+
+        // MARK: Misleading messages made precise (hardening)
+
+        /// A blob whose payload has another format: the `{made}` one and this engine's `{format}`.
+        case snapshotOtherFormat
     }
 }

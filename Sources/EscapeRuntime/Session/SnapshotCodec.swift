@@ -113,7 +113,13 @@ package enum SnapshotCodec {
         } catch {
             throw refusal(words(.snapshotUnreadable), words: words)
         }
-        guard payload.format == format, payload.engine == engineVersion else {
+        guard payload.format == format else {
+            throw refusal(
+                words(.snapshotOtherFormat, ["made": "\(payload.format)", "format": "\(format)"]),
+                words: words
+            )
+        }
+        guard payload.engine == engineVersion else {
             throw refusal(words(.snapshotOtherEngine, ["made": payload.engine, "engine": engineVersion]), words: words)
         }
         return payload
