@@ -3,6 +3,14 @@ import EscapeJSON
 // Foundation only finds the bundled files and reads files; JSON is EscapeJSON's.
 public import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds, reads and validates adventure files.
 public enum AdventureLoader {
     /// The largest adventure file accepted: 4 MiB.
@@ -36,6 +44,38 @@ public enum AdventureLoader {
     /// - Throws: ``ContentError`` naming the file, the path inside it and every problem.
     public static func load(from url: URL) throws(ContentError) -> Adventure {
         let name = url.path
+        // Only a regular file is read: a device such as /dev/zero would be read without end, and a FIFO
+        // would wait for a writer. Both are said to be what they are, not a permission problem.
+        var status = stat()
+        if stat(name, &status) == 0 {
+            let kind: String? =
+                switch status.st_mode & S_IFMT {
+                case S_IFREG: nil
+                case S_IFDIR: "a directory"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFIFO: "a FIFO"
+                case S_IFSOCK: "a socket"
+                default: "not a file"
+                }
+            if let kind {
+                throw ContentError(
+                    file: name,
+                    problems: [.init(path: "$", message: "cannot read the file: it is not a regular file but \(kind)")]
+                )
+            }
+            if status.st_size > maximumFileSize {
+                throw ContentError(
+                    file: name,
+                    problems: [
+                        .init(
+                            path: "$",
+                            message: "the file is \(status.st_size) bytes; the limit is \(maximumFileSize)"
+                        )
+                    ]
+                )
+            }
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -64,25 +104,58 @@ public enum AdventureLoader {
                 ]
             )
         }
+        // A UTF-8 byte-order mark is skipped, as on protocol lines; offsets still count from the file's
+        // first byte.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let skipped = data.starts(with: bom) ? bom.count : 0
+        let body = data.dropFirst(skipped)
+        if let offset = invalidUTF8Offset(body) {
+            throw ContentError(
+                file: file,
+                problems: [.init(path: "$", message: "not valid UTF-8 at byte \(skipped + offset)")]
+            )
+        }
         // One pass of the strict reader, which names duplicate keys and syntax errors with their byte
         // offset, then the model decoded from its value, with the JSON path of any mismatch.
         let value: JSONValue
         do {
-            value = try JSONReader.read(data)
+            value = try JSONReader.read(body)
         } catch {
+            var error = error
+            error.offset += skipped
             throw ContentError(file: file, problems: [.init(path: "$", message: "not valid JSON: \(error)")])
         }
+        // Every string of the file, wherever it is, within the text limit.
+        var textProblems: [ContentError.Problem] = []
+        AdventureValidator.checkTexts(in: value, at: "$", into: &textProblems)
         let adventure: Adventure
         do {
             adventure = try JSONValueDecoder().decode(Adventure.self, from: value)
         } catch let error as DecodingError {
-            throw ContentError(file: file, problems: [problem(from: error)])
+            throw ContentError(file: file, problems: textProblems + [problem(from: error)])
         } catch {
-            throw ContentError(file: file, problems: [.init(path: "$", message: "\(error)")])
+            throw ContentError(file: file, problems: textProblems + [.init(path: "$", message: "\(error)")])
         }
-        let problems = AdventureValidator.problems(in: adventure)
+        let problems = textProblems + AdventureValidator.problems(in: adventure)
         guard problems.isEmpty else { throw ContentError(file: file, problems: problems) }
         return adventure
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or `nil` when all of it is.
+    private static func invalidUTF8Offset(_ bytes: Data) -> Int? {
+        var offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return nil
+            case .error:
+                return offset
+            }
+        }
     }
 
     private static func problem(from error: DecodingError) -> ContentError.Problem {

@@ -1,4 +1,5 @@
 import EscapeCore
+import EscapeJSON
 
 /// The rules an adventure must follow beyond its shape: unique ids, exactly one right answer, and so on.
 enum AdventureValidator {
@@ -59,7 +60,33 @@ enum AdventureValidator {
         }
     }
 
-    /// Every count and text over its limit in ``AdventureLimits``.
+    /// Every string of the file (a value or a key, wherever it is) longer than the text limit, counted in
+    /// Unicode code points: a letter with a million combining marks is a million and one characters.
+    static func checkTexts(in value: JSONValue, at path: String, into problems: inout [ContentError.Problem]) {
+        switch value {
+        case .string(let text):
+            let length = text.unicodeScalars.count
+            if length > AdventureLimits.textLength {
+                problems.append(
+                    .init(
+                        path: path,
+                        message: "the text is \(length) characters long; the limit is \(AdventureLimits.textLength)"
+                    )
+                )
+            }
+        case .array(let items):
+            for (index, item) in items.enumerated() { checkTexts(in: item, at: "\(path)[\(index)]", into: &problems) }
+        case .object(let object):
+            for key in object.keys.sorted() {
+                checkTexts(in: .string(key), at: "\(path) (a key)", into: &problems)
+                if let item = object[key] { checkTexts(in: item, at: "\(path).\(key)", into: &problems) }
+            }
+        case .null, .bool, .int, .uint, .double:
+            break
+        }
+    }
+
+    /// Every count over its limit in ``AdventureLimits``.
     private static func limitProblems(in adventure: Adventure) -> [ContentError.Problem] {
         var problems: [ContentError.Problem] = []
         func count(_ value: Int, _ limit: Int, _ path: String, _ what: String) {
@@ -67,25 +94,11 @@ enum AdventureValidator {
                 problems.append(.init(path: path, message: "too many \(what): \(value); the limit is \(limit)"))
             }
         }
-        func text(_ value: String, _ path: String) {
-            if value.count > AdventureLimits.textLength {
-                problems.append(
-                    .init(
-                        path: path,
-                        message:
-                            "the text is \(value.count) characters long; the limit is \(AdventureLimits.textLength)"
-                    )
-                )
-            }
-        }
         count(adventure.chapters.count, AdventureLimits.chapters, "$.chapters", "chapters")
         count(adventure.intro.count, AdventureLimits.introPages, "$.intro", "pages")
-        for (index, page) in adventure.intro.enumerated() { text(page.text, "$.intro[\(index)].text") }
-        text(adventure.ending.text, "$.ending.text")
         for (chapterIndex, chapter) in adventure.chapters.enumerated() {
             let chapterPath = "$.chapters[\(chapterIndex)]"
             count(chapter.levels.count, AdventureLimits.levelsPerChapter, "\(chapterPath).levels", "levels")
-            text(chapter.description, "\(chapterPath).description")
             for (levelIndex, level) in chapter.levels.enumerated() {
                 let path = "\(chapterPath).levels[\(levelIndex)]"
                 count(level.hints.count, AdventureLimits.hints, "\(path).hints", "hints")
@@ -97,7 +110,6 @@ enum AdventureValidator {
                         )
                     )
                 }
-                text(level.story, "\(path).story")
                 for size in level.puzzle.content.sizes() {
                     count(size.count, size.limit, "\(path).puzzle\(size.path)", size.what)
                 }

@@ -90,6 +90,9 @@ public final class FileSaveStore: SaveStore {
         let directory = Self.directory(of: path)
         try SystemCalls.makeDirectories(directory, mode: 0o700)
         let temporary = "\(path).tmp-\(getpid())"
+        // The name is ours while we hold the lock: whatever sits there (a link, a leftover) goes first,
+        // and the file is created anew, never opened through a link.
+        unlink(temporary)
         try SystemCalls.writeFileSynced(temporary, bytes: data.encoded(), mode: 0o600)
         do {
             try SystemCalls.rename(temporary, to: path)

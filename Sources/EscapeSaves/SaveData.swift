@@ -32,17 +32,29 @@ public struct SaveData: Sendable, Hashable {
         )
     }
 
-    /// The progress this save describes in `adventure`; unknown level ids are dropped.
+    /// The progress this save describes in `adventure`.
+    ///
+    /// Unknown level ids are dropped. A level to carry on with that the game could not have reached —
+    /// none while levels are unsolved, one that follows an unsolved level, one the adventure lacks — is
+    /// replaced by the first unsolved level, so a damaged or hand-made save never opens on the end
+    /// screen with nothing solved.
     public func progress(in adventure: Adventure) -> Progress {
-        var current: LevelPosition?
-        for (chapterIndex, chapter) in adventure.chapters.enumerated() {
-            if let levelIndex = chapter.levels.firstIndex(where: { $0.id == self.current }) {
-                current = LevelPosition(chapter: chapterIndex, level: levelIndex)
+        let levels = adventure.chapters.enumerated().flatMap { chapter, content in
+            content.levels.indices.map {
+                (position: LevelPosition(chapter: chapter, level: $0), id: content.levels[$0].id)
             }
         }
-        if self.current != nil && current == nil { current = LevelPosition(chapter: 0, level: 0) }
-        let ids = Set(adventure.chapters.flatMap { $0.levels.map(\.id) })
-        return Progress(completed: Set(completed).intersection(ids), current: current)
+        let solved = Set(completed).intersection(levels.map(\.id))
+        let reachable: Bool
+        if let current {
+            let index = levels.firstIndex { $0.id == current }
+            reachable = index.map { $0 == 0 || solved.contains(levels[$0 - 1].id) } ?? false
+        } else {
+            reachable = levels.last.map { solved.contains($0.id) } ?? false
+        }
+        let position =
+            reachable ? levels.first { $0.id == current }?.position : levels.first { !solved.contains($0.id) }?.position
+        return Progress(completed: solved, current: position)
     }
 
     /// The file's bytes: one JSON object with sorted keys and a final newline.

@@ -25,14 +25,23 @@ enum SystemCalls {
         }
     }
 
-    /// Reads a whole file (wraps `open`, `read`); `nil` when it does not exist.
+    /// Reads a whole regular file (wraps `open`, `fstat`, `read`); `nil` when it does not exist.
+    ///
+    /// It is opened without blocking and must be a regular file, so a FIFO or a device at the path is
+    /// refused at once instead of waiting for a writer or reading without end.
     static func readFile(_ path: String, limit: Int = 1 << 20) throws(SaveError) -> [UInt8]? {
-        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         if descriptor == -1 {
             if errno == ENOENT { return nil }
             throw failure("open", path)
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("fstat", path) }
+        // Not a file the store could have written: left as it is, like a file it may not read.
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .system(operation: "reading (not a regular file)", path: path, errno: EINVAL)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -46,11 +55,24 @@ enum SystemCalls {
         }
     }
 
-    /// Creates a file, writes all of `bytes` and flushes it to disk (wraps `open`, `write`, `fsync`).
+    /// Creates a new file, writes all of `bytes` and flushes it to disk (wraps `open`, `write`, `fsync`).
+    ///
+    /// The file must not exist (`O_EXCL`, `O_NOFOLLOW`): a file or a symbolic link planted at `path`
+    /// is never written through. On failure the file is removed, so no partial file is left.
     static func writeFileSynced(_ path: String, bytes: [UInt8], mode: mode_t) throws(SaveError) {
-        let descriptor = retrying { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let descriptor = retrying { open(path, flags, mode) }
         guard descriptor != -1 else { throw failure("open", path) }
         defer { close(descriptor) }
+        do {
+            try writeAll(descriptor, path, bytes)
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ path: String, _ bytes: [UInt8]) throws(SaveError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -62,9 +84,9 @@ enum SystemCalls {
         guard retrying({ fsync(descriptor) }) == 0 else { throw failure("fsync", path) }
     }
 
-    /// Renames atomically (wraps `rename`).
+    /// Opens (or creates) the lock file, never through a symbolic link (wraps `open`).
     static func openLockFile(_ path: String) throws(SaveError) -> Int32 {
-        let descriptor = retrying { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        let descriptor = retrying { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { throw failure("opening", path) }
         return descriptor
     }
@@ -83,6 +105,7 @@ enum SystemCalls {
         return names
     }
 
+    /// Renames atomically (wraps `rename`).
     static func rename(_ source: String, to target: String) throws(SaveError) {
         #if canImport(Glibc)
         let result = Glibc.rename(source, target)

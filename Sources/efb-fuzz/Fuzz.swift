@@ -1,4 +1,6 @@
-// A libFuzzer target over the whole path a line takes: framing, decoding, the engine, encoding.
+// A libFuzzer target over the whole path a line takes: framing, decoding, the engine, encoding; and
+// over `restore`, with each input also signed as a snapshot's payload (the checksum is no signature,
+// so a peer can send any payload: see Tests/FuzzCorpus/snapshot-*, the seeds of this half).
 //
 // Built with `scripts/fuzz` (-sanitize=fuzzer,address -DFUZZING), libFuzzer calls
 // `LLVMFuzzerTestOneInput` with each input. Built normally, it is a small program that replays inputs
@@ -31,7 +33,6 @@ func play(_ input: UnsafeRawBufferPointer) {
         store: InMemorySaveStore(),
         clock: VirtualClock()
     )
-    var output: [UInt8] = []
     var framer = LineFramer(maximumLineLength: 4096)
     var events = session.start()
     var frames = framer.feed(input)
@@ -43,6 +44,43 @@ func play(_ input: UnsafeRawBufferPointer) {
         events += answer
     }
     events += session.finish()
+    check(events)
+    restore(input)
+}
+
+/// Signs `input` as a snapshot's payload, restores it and plays on: a crafted payload is refused or
+/// restored to a state the engine plays on, never a trap or a hang.
+func restore(_ input: UnsafeRawBufferPointer) {
+    let session = SessionHost(
+        adventure: adventure,
+        options: EngineOptions(hintInterval: 1000, seed: 1),
+        store: InMemorySaveStore(),
+        clock: VirtualClock()
+    )
+    var events = session.start()
+    let blob = SnapshotCodec.sign(Array(input))
+    let lines = [#"{"type":"restore","blob":"\#(blob)"}"#] + afterRestore
+    for line in lines where !session.isFinished {
+        let answer = session.handle(.line(Array(line.utf8)))
+        let dones = answer.filter { $0.event == .done }.count
+        precondition(dones == 1, "a line was answered with \(dones) done events")
+        events += answer
+    }
+    check(events)
+}
+
+/// What is played after a restore: every gesture that moves focus, time, hints and screens.
+private let afterRestore = [
+    #"{"type":"state"}"#, #"{"type":"next"}"#, #"{"type":"last"}"#, #"{"type":"previous"}"#,
+    #"{"type":"activate"}"#, #"{"type":"hint"}"#, #"{"type":"magicTap"}"#, #"{"type":"wait","ms":86400000}"#,
+    #"{"type":"hint"}"#, #"{"type":"menu"}"#, #"{"type":"escape"}"#, #"{"type":"assistive","active":false}"#,
+    #"{"type":"assistive","active":true}"#, #"{"type":"rotor","direction":"next"}"#, #"{"type":"validActions"}"#,
+    #"{"type":"snapshot"}"#, #"{"type":"repeat"}"#,
+]
+
+/// Every event must encode as one line the strict reader reads back.
+func check(_ events: [StampedEvent]) {
+    var output: [UInt8] = []
     for event in events {
         output.removeAll(keepingCapacity: true)
         EventEncoder.encode(event, into: &output)

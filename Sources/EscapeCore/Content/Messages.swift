@@ -104,12 +104,36 @@ public struct Messages: Sendable, Hashable, Decodable {
     /// - Parameters:
     ///   - template: A sentence with `{name}` placeholders.
     ///   - values: The value of each placeholder by name.
-    /// - Returns: The sentence with every known placeholder replaced.
+    /// - Returns: The sentence with every known placeholder replaced, cut at
+    ///   ``AdventureLimits/textLength`` code points.
     public static func format(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
-        var result = template
-        for (name, value) in values {
-            result = result.replacing("{\(name)}", with: value)
+        // One pass over the template (a value is never read for placeholders), and never more than the
+        // text limit in code points: a template repeating a long placeholder cannot blow a text up.
+        let limit = AdventureLimits.textLength
+        var result = String.UnicodeScalarView()
+        var length = 0
+        var rest = Substring(template)
+        func append(_ text: some StringProtocol) {
+            for scalar in text.unicodeScalars {
+                guard length < limit else { return }
+                result.append(scalar)
+                length += 1
+            }
         }
-        return result
+        while let open = rest.firstIndex(of: "{"), length < limit {
+            append(rest[..<open])
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"),
+                let value = values.first(where: { $0.key == rest[afterOpen..<close] })?.value
+            {
+                append(value)
+                rest = rest[rest.index(after: close)...]
+            } else {
+                append("{")
+                rest = rest[afterOpen...]
+            }
+        }
+        append(rest)
+        return String(result)
     }
 }

@@ -238,7 +238,7 @@ extension Engine {
         guard unlocked > 0 else {
             return [.event(.announce(Announcement(messages.noHintYet, category: .hint)))]
         }
-        let index = min(levelState.hintsHeard, unlocked - 1)
+        let index = max(0, min(levelState.hintsHeard, unlocked - 1))
         levelState.hintsHeard = index + 1
         levelState.hintsNoticed = max(levelState.hintsNoticed, unlocked)
         replaceTop(.level(position, levelState))
@@ -252,7 +252,7 @@ extension Engine {
     func unlockedHints(_ levelState: LevelState, at position: LevelPosition, now: Int64) -> Int {
         let count = level(at: position).hints.count
         if options.hintsAtOnce { return count }
-        let elapsed = max(0, now - levelState.enteredAt)
+        let elapsed = max(0, now.subtracting(saturating: levelState.enteredAt))
         return Int(min(Int64(count), elapsed / max(1, options.hintInterval)))
     }
 }

@@ -127,8 +127,15 @@ extension Engine {
         let messages = adventure.messages
         var elements = [Element(id: Self.titleID, label: messages.menuTitle, traits: [.header])]
         let playing = playingPosition
+        let firstUnsolved = firstUnsolved
         for (chapterIndex, chapter) in adventure.chapters.enumerated() {
-            let statuses = chapter.levels.indices.map { status(of: LevelPosition(chapter: chapterIndex, level: $0)) }
+            let statuses = chapter.levels.indices.map {
+                status(
+                    of: LevelPosition(chapter: chapterIndex, level: $0),
+                    playing: playing,
+                    firstUnsolved: firstUnsolved
+                )
+            }
             elements.append(
                 Element(
                     id: Self.menuChapterPrefix + chapter.id,
@@ -181,9 +188,9 @@ extension Engine {
         }
     }
 
-    func status(of position: LevelPosition) -> LevelStatus {
-        if position == playingPosition { return .current }
+    func status(of position: LevelPosition, playing: LevelPosition?, firstUnsolved: LevelPosition?) -> LevelStatus {
+        if position == playing { return .current }
         if state.progress.completed.contains(level(at: position).id) { return .complete }
-        return isUnlocked(position) ? .open : .locked
+        return isUnlocked(position, firstUnsolved: firstUnsolved) ? .open : .locked
     }
 }

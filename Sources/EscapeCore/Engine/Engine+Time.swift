@@ -16,11 +16,14 @@ extension Engine {
         else { return nil }
         let marks = Self.timeMarks(limit: limit)
         guard levelState.timeAnnounced < marks.count else { return nil }
-        return levelState.enteredAt + Int64(limit - marks[levelState.timeAnnounced]) * 1000
+        return levelState.enteredAt.adding(saturating: Int64(limit - marks[levelState.timeAnnounced]) * 1000)
     }
 
     /// Says the time left at the mark that fell due at `time`; at zero, starts the level over.
-    mutating func announceTime(at time: Int64) -> [Effect] {
+    ///
+    /// When the relit torch would go out again by `now`, it is relit once, at the last time it goes out
+    /// by then: the runs between are skipped unsaid.
+    mutating func announceTime(at time: Int64, until now: Int64) -> [Effect] {
         guard case .level(let position, var levelState) = top.place, let limit = level(at: position).timeLimit else {
             return []
         }
@@ -33,11 +36,14 @@ extension Engine {
         switch remaining {
         case 0:
             // The torch is relit: the same level from its start, as if the player had just arrived.
-            enter(.level(position, makeLevelState(at: position, now: time)))
+            let limitMs = Int64(limit) * 1000
+            let skipped = max(0, now.subtracting(saturating: time)) / limitMs
+            let relit = time.adding(saturating: skipped.multiplied(saturating: limitMs))
+            enter(.level(position, makeLevelState(at: position, now: relit)))
             generation += 1
             let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .time)
             lastAnnouncement = said
-            return [.event(.sound(.torchOut)), .event(.announce(said))] + arrivalEffects() + timerEffects(now: time)
+            return [.event(.sound(.torchOut)), .event(.announce(said))] + arrivalEffects() + timerEffects(now: relit)
         case 60:
             effects.append(.event(.sound(.torchLastMinute)))
             text = messages.timeLeftOneMinute ?? ""
@@ -73,9 +79,10 @@ extension Engine {
             levelState.timed, let limit = level(at: position).timeLimit
         else { return nil }
         let paused = state.stack.count > 1
-        let elapsed = (paused ? state.pausedAt ?? now : now) - levelState.enteredAt
+        let elapsed = (paused ? state.pausedAt ?? now : now).subtracting(saturating: levelState.enteredAt)
         let limitMs = Int64(limit) * 1000
-        return TimerState(limitMs: limitMs, remainingMs: max(0, min(limitMs, limitMs - elapsed)), paused: paused)
+        let remaining = limitMs.subtracting(saturating: elapsed)
+        return TimerState(limitMs: limitMs, remainingMs: max(0, min(limitMs, remaining)), paused: paused)
     }
 
     /// The clock's state after arriving somewhere: started, paused or going on.

@@ -123,6 +123,11 @@ public struct Engine: Sendable {
     /// Lets time pass: announces hints that unlocked and, on a timed level, the time left, in the
     /// order they fell due; when time runs out the level starts over.
     ///
+    /// A long wait is told in a summary: when the torch would go out several times before `now`, it
+    /// goes out once, at the last of those times, and what the skipped runs would have said is not
+    /// said. So whatever `now` is, the work and the effects are bounded (the first run's marks and
+    /// hints, one torch-out, the last run's marks and hints).
+    ///
     /// - Parameter now: The current time in milliseconds.
     /// - Returns: What to tell the front end.
     public mutating func advanceTime(to now: Int64) -> [Effect] {
@@ -131,7 +136,7 @@ public struct Engine: Sendable {
             let hint = hintDeadline.flatMap { $0 <= now ? $0 : nil }
             let time = timeDeadline.flatMap { $0 <= now ? $0 : nil }
             if let time, hint.map({ time <= $0 }) ?? true {
-                effects += announceTime(at: time)
+                effects += announceTime(at: time, until: now)
             } else if hint != nil {
                 effects += noticeHints(now: now)
             } else {
@@ -160,7 +165,9 @@ public struct Engine: Sendable {
         guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
         let count = level(at: position).hints.count
         guard levelState.hintsNoticed < count else { return nil }
-        return levelState.enteredAt + Int64(levelState.hintsNoticed + 1) * options.hintInterval
+        return levelState.enteredAt.adding(
+            saturating: Int64(levelState.hintsNoticed + 1).multiplied(saturating: options.hintInterval)
+        )
     }
 
     /// What the player has earned.
@@ -367,7 +374,9 @@ public struct Engine: Sendable {
         state.stack.removeLast()
         state.visits += 1
         if case .level(let position, var levelState) = top.place, let pausedAt = state.pausedAt {
-            levelState.enteredAt += max(0, now - pausedAt)
+            levelState.enteredAt = levelState.enteredAt.adding(
+                saturating: max(0, now.subtracting(saturating: pausedAt))
+            )
             replaceTop(.level(position, levelState))
             state.pausedAt = nil
         }
@@ -396,10 +405,19 @@ public struct Engine: Sendable {
     }
 
     func isUnlocked(_ position: LevelPosition) -> Bool {
-        if state.progress.completed.contains(level(at: position).id) || position == state.progress.current {
-            return true
-        }
-        return allPositions.first { !state.progress.completed.contains(level(at: $0).id) } == position
+        isUnlocked(position, firstUnsolved: firstUnsolved)
+    }
+
+    /// The first level not solved yet, always open; `nil` when every level is solved.
+    var firstUnsolved: LevelPosition? {
+        allPositions.first { !state.progress.completed.contains(level(at: $0).id) }
+    }
+
+    /// Whether `position` is open, given the ``firstUnsolved`` level (found once for a whole menu, so
+    /// a menu of every level is built in linear time).
+    func isUnlocked(_ position: LevelPosition, firstUnsolved: LevelPosition?) -> Bool {
+        state.progress.completed.contains(level(at: position).id) || position == state.progress.current
+            || position == firstUnsolved
     }
 
     /// Drops what a save says that this adventure does not have.

@@ -128,6 +128,19 @@ extension EngineWords {
         case .jsonLoneHighSurrogate: "lone high surrogate in a \\u escape"
         case .jsonUnpairedHighSurrogate: "high surrogate not followed by a low one"
         case .jsonDuplicateKey: "duplicate key \"{key}\""
+        // MARK: Snapshot fields a restore refuses (hardening)
+        case .snapshotField: "{field}: {problem}"
+        case .snapshotOutOfRange: "the value is out of range"
+        case .snapshotImpossible: "the game can never be in this state"
+        case .snapshotLevelLocked: "the snapshot's progress has not unlocked this level"
+        case .snapshotTorchOut: "the torch of this timed level would already be out"
+
+        // MARK: Work one line may ask for (hardening)
+        case .errorBatchTooMuchTime: "the batch's waits add up to {total} ms; one line may let at most {limit} ms pass"
+        case .errorTooManyEvents: "the batch would send more than {limit} events; nothing of it happened"
+
+        // MARK: Misleading messages made precise (hardening)
+        case .snapshotOtherFormat: "it has format {made}; this engine reads format {format}"
         }
     }
 }

@@ -131,6 +131,20 @@ extension EngineWords {
         case .jsonLoneHighSurrogate: "demi-codet haut isolé dans une séquence \\u"
         case .jsonUnpairedHighSurrogate: "demi-codet haut que ne suit aucun demi-codet bas"
         case .jsonDuplicateKey: "clé « {key} » en double"
+        // MARK: Snapshot fields a restore refuses (hardening)
+        case .snapshotField: "{field} : {problem}"
+        case .snapshotOutOfRange: "la valeur est hors limites"
+        case .snapshotImpossible: "le jeu ne peut jamais être dans cet état"
+        case .snapshotLevelLocked: "la progression de l'instantané n'a pas débloqué ce niveau"
+        case .snapshotTorchOut: "la torche de ce niveau chronométré serait déjà éteinte"
+
+        // MARK: Work one line may ask for (hardening)
+        case .errorBatchTooMuchTime:
+            "les attentes du lot font {total} ms en tout ; une ligne peut laisser passer au plus {limit} ms"
+        case .errorTooManyEvents: "le lot enverrait plus de {limit} événements ; rien n'en a été fait"
+
+        // MARK: Misleading messages made precise (hardening)
+        case .snapshotOtherFormat: "il est au format {made} ; ce moteur lit le format {format}"
         }
     }
 }

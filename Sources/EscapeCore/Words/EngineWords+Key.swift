@@ -239,5 +239,30 @@ extension EngineWords {
         case jsonUnpairedHighSurrogate
         /// The same `{key}` twice in one object.
         case jsonDuplicateKey
+        // MARK: Snapshot fields a restore refuses (hardening)
+
+        /// A refused field of a snapshot: its `{field}` (a path in the blob's JSON) and the `{problem}`,
+        /// one of the snapshot sentences.
+        case snapshotField
+        /// A number outside the range the game can reach.
+        case snapshotOutOfRange
+        /// A value the game can never hold there.
+        case snapshotImpossible
+        /// A level on screen that the snapshot's own progress has not unlocked.
+        case snapshotLevelLocked
+        /// A timed level whose torch should have gone out already.
+        case snapshotTorchOut
+
+        // MARK: Work one line may ask for (hardening)
+
+        /// A batch whose waits add up past the limit: the `{total}` and the `{limit}`, in milliseconds.
+        case errorBatchTooMuchTime
+        /// A batch that would send more events than the `{limit}`.
+        case errorTooManyEvents
+
+        // MARK: Misleading messages made precise (hardening)
+
+        /// A blob whose payload has another format: the `{made}` one and this engine's `{format}`.
+        case snapshotOtherFormat
     }
 }

@@ -36,6 +36,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case badSnapshot = "bad_snapshot"
     /// Another game holds the save; this one runs read-only.
     case saveLocked = "save_locked"
+    /// One line would send more events than the limit; nothing of it happened.
+    case tooManyEvents = "too_many_events"
 }
 
 /// An `error` event's content.

@@ -18,6 +18,11 @@ public struct Session: Sendable {
     public static let engineVersion = "0.1.0"
     /// The protocol versions the engine speaks.
     public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1]
+    /// The most events one line may send: a batch that would send more is refused (`too_many_events`).
+    public static let maximumEventsPerLine = 10_000
+    /// The most time the `wait`s of one line may let pass, in milliseconds (one day): a batch whose
+    /// waits add up to more is refused before it runs.
+    public static let maximumWaitPerLine = 86_400_000
 
     /// The game.
     public private(set) var engine: Engine
@@ -323,10 +328,10 @@ public struct Session: Sendable {
         case .wait(let milliseconds):
             switch clock {
             case .virtual(let time):
-                clock = .virtual(time + Int64(milliseconds))
+                clock = .virtual(time.adding(saturating: Int64(milliseconds)))
                 perform(engine.advanceTime(to: clock.time), replyTo: replyTo)
             case .real(let time):
-                return time + Int64(milliseconds)
+                return time.adding(saturating: Int64(milliseconds))
             }
         case .validActions:
             emit(validActionsEvent, replyTo: replyTo)
@@ -336,6 +341,7 @@ public struct Session: Sendable {
                 adventure: engine.adventure.id,
                 seq: sequence + 2,  // the line after the snapshot event (its done, outside a batch)
                 clock: isVirtual ? clock.time : nil,
+                taken: isVirtual ? nil : clock.time,
                 saved: savedProgress,
                 state: engine.snapshot
             )
@@ -386,6 +392,22 @@ public struct Session: Sendable {
             )
             return
         }
+        var waited = 0
+        for (index, entry) in entries.enumerated() {
+            guard case .wait(let milliseconds) = entry.command else { continue }
+            waited += milliseconds
+            guard waited > Self.maximumWaitPerLine else { continue }
+            let message = engine.words(
+                .errorBatchTooMuchTime,
+                ["total": "\(waited)", "limit": "\(Self.maximumWaitPerLine)"]
+            )
+            let field = "commands[\(index)].ms"
+            emit(
+                .error(ProtocolError(.invalidParams, "commands[\(index)]: " + message, field: field)),
+                replyTo: replyTo
+            )
+            return
+        }
         let before = self
         for (index, entry) in entries.enumerated() {
             if let expected = entry.ifGen, expected != engine.generation {
@@ -407,6 +429,11 @@ public struct Session: Sendable {
             if isFinished { return }
             if turn.refused, let error = lastError {
                 refuseBatch(error, at: index, restoring: before, replyTo: replyTo)
+                return
+            }
+            if sequence - before.sequence > Self.maximumEventsPerLine {
+                let message = engine.words(.errorTooManyEvents, ["limit": "\(Self.maximumEventsPerLine)"])
+                refuseBatch(ProtocolError(.tooManyEvents, message), at: index, restoring: before, replyTo: replyTo)
                 return
             }
         }
@@ -469,15 +496,30 @@ public struct Session: Sendable {
                 words: engine.words
             )
         }
+        // Nothing in a blob is trusted (anyone can sign one): every number is checked before it is used.
+        func refuse(_ field: String, _ problem: EngineWords.Key) -> ProtocolError {
+            SnapshotCodec.refusal(
+                SnapshotMismatch(field: field, problem: problem).reason(in: engine.words),
+                words: engine.words
+            )
+        }
+        let safe = Int64.safeInteger
+        guard (0...Int(safe)).contains(payload.seq) else { throw refuse("seq", .snapshotOutOfRange) }
+        if let time = payload.clock, !(-safe...safe).contains(time) { throw refuse("clock", .snapshotOutOfRange) }
+        if let time = payload.taken, !(-safe...safe).contains(time) { throw refuse("taken", .snapshotOutOfRange) }
+        if let saved = payload.saved, !engine.reachable(saved) { throw refuse("saved", .snapshotImpossible) }
         var restored = engine
+        var restoredClock = clock
+        if let time = payload.clock, case .virtual = clock { restoredClock = .virtual(time) }
         do {
-            try restored.restore(payload.state)
+            // Times are restored relative to when the snapshot was taken, on whichever clock it was.
+            try restored.restore(payload.state, takenAt: payload.clock ?? payload.taken, now: restoredClock.time)
         } catch {
-            throw SnapshotCodec.refusal(error.description, words: engine.words)
+            throw SnapshotCodec.refusal(error.reason(in: engine.words, under: "state."), words: engine.words)
         }
         engine = restored
-        savedProgress = payload.saved
-        if let time = payload.clock, case .virtual = clock { clock = .virtual(time) }
+        clock = restoredClock
+        // `progress.saved` tells what this session stored, never what the blob claims.
         // The restore's done takes the number the snapshot's done had, so what follows is numbered
         // as it was; numbers never go back within a session.
         sequence = max(sequence, payload.seq - 1)

@@ -14,6 +14,11 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
     package var seq: Int
     /// The virtual clock's time, or `nil` on the real clock.
     package var clock: Int64?
+    /// The real clock's time when the snapshot was taken, or `nil` on the virtual clock.
+    ///
+    /// It only means something inside the process that took it: a restore counts the times of the
+    /// game from it (elapsed, not absolute), so the new process's clock can read anything.
+    package var taken: Int64?
     /// The progress last saved.
     package var saved: EscapeCore.Progress?
     /// The game.
@@ -25,6 +30,7 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
         adventure: String,
         seq: Int,
         clock: Int64?,
+        taken: Int64? = nil,
         saved: EscapeCore.Progress?,
         state: EngineSnapshot
     ) {
@@ -33,6 +39,7 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
         self.adventure = adventure
         self.seq = seq
         self.clock = clock
+        self.taken = taken
         self.saved = saved
         self.state = state
     }
@@ -54,7 +61,23 @@ package enum SnapshotCodec {
         }
         var bytes: [UInt8] = []
         JSONWriter.write(value, into: &bytes, style: .jsonEncoder)
-        return prefix + Base64.encode(bytes) + "." + checksum(bytes)
+        return sign(bytes)
+    }
+
+    /// The blob of a JSON payload: what anyone can compute, since the checksum is no signature.
+    ///
+    /// Tests and the fuzzer craft blobs with it; ``decode(_:engineVersion:words:)`` trusts nothing a
+    /// blob holds for that reason.
+    package static func sign(_ payload: [UInt8]) -> String {
+        prefix + Base64.encode(payload) + "." + checksum(payload)
+    }
+
+    /// The JSON payload of a well-framed blob, unchecked; `nil` when the framing is wrong.
+    package static func payload(of blob: String) -> [UInt8]? {
+        guard blob.hasPrefix(prefix) else { return nil }
+        let parts = blob.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return Base64.decode(parts[0])
     }
 
     /// Reads a blob back, or refuses it with `bad_snapshot`.
@@ -90,7 +113,13 @@ package enum SnapshotCodec {
         } catch {
             throw refusal(words(.snapshotUnreadable), words: words)
         }
-        guard payload.format == format, payload.engine == engineVersion else {
+        guard payload.format == format else {
+            throw refusal(
+                words(.snapshotOtherFormat, ["made": "\(payload.format)", "format": "\(format)"]),
+                words: words
+            )
+        }
+        guard payload.engine == engineVersion else {
             throw refusal(words(.snapshotOtherEngine, ["made": payload.engine, "engine": engineVersion]), words: words)
         }
         return payload
