@@ -65,7 +65,7 @@ struct AdventureLimitsTests {
         #expect(longest <= AdventureLimits.textLength)
     }
 
-    @Test func theMenuOfTheLargestAdventureIsQuick() throws {
+    @Test func theMenuOfTheLargestAdventureIsBuiltAndUsable() throws {
         var tree = try shipped()
         let chapters = try #require(tree["chapters"] as? [[String: Any]])
         let template = try #require((chapters[0]["levels"] as? [[String: Any]])?.first)
@@ -86,15 +86,15 @@ struct AdventureLimitsTests {
             progress: Progress(completed: completed, current: LevelPosition(chapter: 24, level: 0)),
             now: 0
         )
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure {
-            for _ in 0..<3 {
-                _ = try engine.apply(.menu, now: 0)
-                _ = try engine.apply(.next, now: 0)
-                _ = try engine.apply(.escape, now: 0)
-            }
+        // Unlocking was quadratic (seconds a command in debug); it is linear now. How fast is not asserted
+        // here (no wall-clock assertions in the suite); this checks the largest menu is built and usable.
+        for _ in 0..<3 {
+            _ = try engine.apply(.menu, now: 0)
+            #expect(engine.screen.kind == .menu)
+            #expect(engine.screen.elements.count > AdventureLimits.chapters)
+            _ = try engine.apply(.next, now: 0)
+            _ = try engine.apply(.escape, now: 0)
+            #expect(engine.screen.kind == .level)
         }
-        // Unlocking was quadratic: about seven seconds a command in debug; now a tenth of that or less.
-        #expect(elapsed < .seconds(5), "\(elapsed)")
     }
 }
