@@ -6,21 +6,9 @@ import Testing
 /// The adventure limits hold for every text, count code points, bound what placeholders make, and a
 /// game at the largest documented size stays quick.
 struct AdventureLimitsTests {
-    private func shipped() throws -> [String: Any] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
-        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-    }
+    private func shipped() throws -> [String: Any] { try AdventureTree.shipped() }
 
-    private func problems(_ tree: [String: Any]) throws -> [String] {
-        let data = try JSONSerialization.data(withJSONObject: tree)
-        do {
-            _ = try AdventureLoader.decode(data, file: "test.json")
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    private func problems(_ tree: [String: Any]) throws -> [String] { try AdventureTree.problems(tree) }
 
     private func level(_ tree: inout [String: Any], _ edit: (inout [String: Any]) -> Void) throws {
         var chapters = try #require(tree["chapters"] as? [[String: Any]])

@@ -5,22 +5,9 @@ import Testing
 
 /// Loading and validating adventure files: every problem named with the file and its path.
 @Suite struct AdventureLoaderTests {
-    /// The shipped English adventure as a mutable JSON tree.
-    private func shipped() throws -> [String: Any] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
-        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-    }
+    private func shipped() throws -> [String: Any] { try AdventureTree.shipped() }
 
-    private func problems(_ tree: [String: Any]) throws -> [String] {
-        let data = try JSONSerialization.data(withJSONObject: tree)
-        do {
-            _ = try AdventureLoader.decode(data, file: "test.json")
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    private func problems(_ tree: [String: Any]) throws -> [String] { try AdventureTree.problems(tree) }
 
     @Test func theShippedAdventuresLoad() throws {
         let adventure = try AdventureLoader.bundled(locale: "en_GB.UTF-8")
