@@ -37,14 +37,14 @@ public struct Session: Sendable {
     private var savedProgress: EscapeCore.Progress?
     private var startupProblems: [ProtocolError]
     private var started = false
-    /// A real-clock `wait` being waited out, and the commands of its batch after it.
+    /// A real-clock `wait` being waited out.
     private var pendingWait: PendingWait?
     /// Inputs that arrived during a pending `wait`, in order.
     private var queue: [SessionInput] = []
     /// What the input being handled asks for, in order.
     private var outbox: [SessionAction] = []
-    /// Whether the request being handled sent an error.
-    private var turn = Turn()
+    /// Whether the request being handled sent an error: a run of typed requests stops there.
+    private var refused = false
     /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
     public private(set) var dialect: Dialect = .v10
     /// Whether `ended` was sent for the game being played (it escaped): neither coming back to the end
@@ -169,7 +169,7 @@ public struct Session: Sendable {
         case .requests(let requests):
             for (index, request) in requests.enumerated() {
                 handle(request)
-                if isFinished || turn.refused { return }
+                if isFinished || refused { return }
                 if pendingWait != nil {
                     let rest = Array(requests[(index + 1)...])
                     if !rest.isEmpty { queue.insert(.requests(rest), at: 0) }
@@ -236,7 +236,7 @@ public struct Session: Sendable {
             case .blank:
                 break
             case .failure(let failure, let replyTo):
-                turn = Turn()
+                refused = false
                 emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
                 emit(.done, replyTo: replyTo)
             case .request(let request):
@@ -247,20 +247,15 @@ public struct Session: Sendable {
 
     private mutating func handle(_ request: Request) {
         let replyTo = request.id
-        turn = Turn()
+        refused = false
         tick()
         if let expected = request.ifGen, expected != engine.generation {
-            let error = ProtocolError(
-                .stale,
-                engine.words(.errorStale, ["generation": "\(engine.generation)", "expected": "\(expected)"]),
-                field: "ifGen"
-            )
-            emit(.error(error), replyTo: replyTo)
+            emit(.error(staleError(expected: expected)), replyTo: replyTo)
             emit(.done, replyTo: replyTo)
             return
         }
         if let until = execute(request.command, replyTo: replyTo) {
-            pendingWait = PendingWait(replyTo: replyTo, until: until, turn: turn)
+            pendingWait = PendingWait(replyTo: replyTo, until: until)
             return
         }
         settle(replyTo: replyTo)
@@ -276,11 +271,17 @@ public struct Session: Sendable {
     private mutating func resumeAfterWait() {
         guard let wait = pendingWait else { return }
         pendingWait = nil
-        let current = turn
-        turn = wait.turn
         perform(engine.advanceTime(to: clock.time), replyTo: wait.replyTo)
         settle(replyTo: wait.replyTo)
-        turn = current
+    }
+
+    /// The `stale` refusal of an `ifGen` that no longer holds.
+    private func staleError(expected: Int) -> ProtocolError {
+        ProtocolError(
+            .stale,
+            engine.words(.errorStale, ["generation": "\(engine.generation)", "expected": "\(expected)"]),
+            field: "ifGen"
+        )
     }
 
     // MARK: - Commands
@@ -411,23 +412,14 @@ public struct Session: Sendable {
         let before = self
         for (index, entry) in entries.enumerated() {
             if let expected = entry.ifGen, expected != engine.generation {
-                let message = engine.words(
-                    .errorStale,
-                    ["generation": "\(engine.generation)", "expected": "\(expected)"]
-                )
-                refuseBatch(
-                    ProtocolError(.stale, message, field: "ifGen"),
-                    at: index,
-                    restoring: before,
-                    replyTo: replyTo
-                )
+                refuseBatch(staleError(expected: expected), at: index, restoring: before, replyTo: replyTo)
                 return
             }
-            turn.refused = false
+            refused = false
             let suspended = execute(entry.command, replyTo: replyTo)
             precondition(suspended == nil, "a batch never waits on the real clock")
             if isFinished { return }
-            if turn.refused, let error = lastError {
+            if refused, let error = lastError {
                 refuseBatch(error, at: index, restoring: before, replyTo: replyTo)
                 return
             }
@@ -620,7 +612,7 @@ public struct Session: Sendable {
             event: event,
             protocolMinor: dialect.minor
         )
-        if case .error = event { turn.refused = true }
+        if case .error = event { refused = true }
         if case .send(let events) = outbox.last {
             outbox[outbox.count - 1] = .send(events + [stamped])
         } else {
@@ -651,20 +643,12 @@ extension Session {
         }
     }
 
-    /// What the request being handled has sent so far.
-    private struct Turn: Sendable {
-        /// An error event: a run of typed requests stops.
-        var refused = false
-    }
-
     /// A real-clock `wait` being waited out.
     private struct PendingWait: Sendable {
         /// The request it answers.
         var replyTo: RequestID?
         /// When it is over.
         var until: Int64
-        /// What the request had sent before the wait.
-        var turn: Turn
     }
 }
 
