@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "EscapeProtocolTests", dependencies: ["EscapeProtocol"], swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeSavesTests",
-            dependencies: ["EscapeSaves", "EscapeCore"],
+            dependencies: ["EscapeSaves", "EscapeCore", "EscapeTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import EscapeCore
 import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -34,6 +35,9 @@ struct SessionSaveTests {
             saved == SaveData(adventureID: "escape-from-blindness", completed: ["cellar-door"], current: "cellar-water")
         )
 
+        // A process spawned meanwhile by a parallel test holds a copy of the first game's lock descriptor
+        // from its fork to its exec, so the kernel may let go of the lock a moment after the game ends.
+        try waitUntil("the first game's lock to be released") { (try? FileSaveStore(path: path).acquire()) != nil }
         let restored = Support.session(store: FileSaveStore(path: path))
         let opening = restored.start()
         #expect(restored.engine.screen.id == "level-cellar-water")

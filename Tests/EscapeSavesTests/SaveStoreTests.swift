@@ -1,5 +1,6 @@
 import EscapeCore
 import EscapeSaves
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -125,6 +126,9 @@ struct SaveStoreTests {
         )
         // Once the holder is gone, the other store takes the lock and may change the file.
         holder = nil
+        // A process spawned meanwhile by a parallel test holds a copy of the descriptor from its fork to
+        // its exec (O_CLOEXEC closes it only then), so the kernel may let go of the lock a moment later.
+        try waitUntil("the released lock") { (try? other.acquire()) != nil }
         #expect(try other.moveAside() == "\(path).unreadable-1")
         try other.save(data)
         #expect(try other.load() == data)
