@@ -1,0 +1,257 @@
+;;; efb-tests.el --- ERT tests of efb.el against the real engine -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; These tests start the real engine ($EFB_BINARY, else efb on PATH)
+;; and play it through the keys of `efb-mode', as a player would: the
+;; introduction, the whole first chapter and the first level of the
+;; second, plus hints arriving on their own on the real clock.
+;;
+;;   EFB_BINARY=.build/debug/efb clients/emacs/run-tests
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'efb)
+
+(defvar efb-test--spoken nil
+  "What the game said during a test, newest first.")
+
+(defconst efb-test--virtual
+  '("--seed" "1" "--clock" "virtual" "--memory-save")
+  "A deterministic game: fixed seed, virtual clock, no save file.")
+
+(defmacro efb-test--with-game (args &rest body)
+  "Start a game with efb pipe ARGS, run BODY in its buffer, then quit."
+  (declare (indent 1) (debug t))
+  `(let ((efb-program (or (getenv "EFB_BINARY") "efb"))
+         (efb-program-args ,args)
+         (efb-sound-function #'ignore)
+         (efb-announce-function
+          (lambda (text _assertive) (push text efb-test--spoken))))
+     (setq efb-test--spoken nil)
+     (when (get-buffer efb-buffer-name)
+       (kill-buffer efb-buffer-name))
+     (let ((buffer (efb)))
+       (unwind-protect
+           (with-current-buffer buffer
+             ,@body
+             (should-not efb--filter-errors))
+         (when (buffer-live-p buffer)
+           (with-current-buffer buffer (efb-quit t))
+           (kill-buffer buffer))))))
+
+(defun efb-test--press (key &optional prefix)
+  "Press KEY in the game's buffer (with PREFIX argument) and wait."
+  (let ((command (lookup-key efb-mode-map (kbd key)))
+        (current-prefix-arg prefix))
+    (should (commandp command))
+    (call-interactively command)
+    (should (efb-sync))))
+
+(defun efb-test--focused-line ()
+  "The text of the line at point, checking it is the focused one."
+  (let ((line (buffer-substring-no-properties (line-beginning-position)
+                                              (line-end-position))))
+    (should (equal (get-text-property (line-beginning-position) 'efb-element)
+                   efb--focus))
+    (should (string-prefix-p "> " line))
+    line))
+
+(defun efb-test--index (id)
+  "The position of the element ID on screen."
+  (cl-position id efb--elements
+               :key (lambda (element) (alist-get 'id element)) :test #'equal))
+
+(defun efb-test--move-to (id)
+  "Press n or p until the element ID has the focus (and point)."
+  (should (efb-test--index id))
+  (dotimes (_ 20)
+    (unless (equal efb--focus id)
+      (efb-test--press (if (< (efb-test--index efb--focus) (efb-test--index id))
+                           "n" "p"))))
+  (should (equal efb--focus id))
+  (efb-test--focused-line))
+
+(defun efb-test--said-p (regexp)
+  "Non-nil when something said since the last call matched REGEXP."
+  (prog1 (seq-find (lambda (text) (string-match-p regexp text)) efb-test--spoken)
+    (setq efb-test--spoken nil)))
+
+(defun efb-test--screen ()
+  "The id of the screen on show."
+  (alist-get 'screen efb--screen))
+
+(ert-deftest efb-test-introduction ()
+  "The introduction's three pages, read and turned with the keys."
+  (efb-test--with-game efb-test--virtual
+    (should (equal efb--version '(1 1)))
+    (should (equal (efb-test--screen) "intro-1"))
+    (should (string-match-p "\\`> Darkness$" (efb-test--focused-line)))
+    (should (string-match-p "Darkness" header-line-format))
+    (should (efb-test--said-p "\\`Darkness, heading"))
+    ;; One line per element, the focus marked.
+    (should (= (count-lines (point-min) (point-max)) 3))
+    (should (string-match-p "^  Continue \\[button\\]$" (buffer-string)))
+    (efb-test--press "n")
+    (should (string-match-p "You wake on cold stone" (efb-test--focused-line)))
+    (should (efb-test--said-p "You wake on cold stone"))
+    (efb-test--press "n")
+    (should (string-match-p "Continue" (efb-test--focused-line)))
+    ;; At the last element the focus stays, with the boundary sound.
+    (efb-test--press "n")
+    (should (equal efb--focus "continue"))
+    (should (equal (car efb--sounds) "boundary"))
+    (efb-test--press "p")
+    (should (equal efb--focus "text"))
+    (efb-test--press ">")
+    (efb-test--press "RET")
+    (should (equal (efb-test--screen) "intro-2"))
+    (should (efb-test--said-p "How to play"))
+    (should (string-match-p "\\`> How to play" (efb-test--focused-line)))
+    (efb-test--press "SPC")
+    (should (equal (efb-test--screen) "intro-3"))
+    (efb-test--press "SPC")
+    (should (equal (efb-test--screen) "chapter-cellar"))
+    (should (member "chapter" efb--sounds))
+    (should (efb-test--said-p "Chapter 1: The Cellar of Echoes"))
+    ;; The chapter page names the keys of this front end.
+    (should (string-match-p "next: n, previous: p, activate: RET"
+                            (buffer-string)))))
+
+(ert-deftest efb-test-first-chapter ()
+  "The first chapter played through, with a hint, a wrong answer and
+the menu, then the first level of the second chapter."
+  (efb-test--with-game efb-test--virtual
+    ;; Escape skips the introduction.
+    (efb-test--press "q")
+    (should (equal (efb-test--screen) "chapter-cellar"))
+    (efb-test--move-to "begin")
+    (efb-test--press "RET")
+    (should (equal (efb-test--screen) "level-cellar-door"))
+    (should (efb-test--said-p "The First Door"))
+    ;; Hints: none yet on the virtual clock, one after waiting.
+    (efb-test--press "h")
+    (should (efb-test--said-p "No hint yet"))
+    (efb-test--press "w" 31)
+    (should (efb-test--said-p "A new hint is ready"))
+    (efb-test--press "h")
+    (should (efb-test--said-p "Hint 1 of 2: The answer is not something"))
+    ;; A wrong answer keeps the player on the level.
+    (efb-test--move-to "moonlight")
+    (efb-test--press "RET")
+    (should (equal (car efb--sounds) "wrong"))
+    (should (efb-test--said-p "No moonlight reaches this deep"))
+    (should (equal (efb-test--screen) "level-cellar-door"))
+    ;; The menu opens over the level, and escape closes it.
+    (efb-test--press "m")
+    (should (equal (efb-test--screen) "menu"))
+    (should (string-match-p "Level 1.1: The First Door: current"
+                            (efb-test--focused-line)))
+    (should (string-match-p "Level 1.2: The Singing Wall: locked \\[button, dimmed\\]"
+                            (buffer-string)))
+    (efb-test--press "q")
+    (should (equal (efb-test--screen) "level-cellar-door"))
+    ;; The right answer.
+    (efb-test--move-to "senses")
+    (efb-test--press "RET")
+    (should (member "solved" efb--sounds))
+    (should (efb-test--said-p "The door swings open"))
+    (should (equal (efb-test--screen) "level-cellar-water"))
+    (should (string-match-p "1/25 solved" header-line-format))
+    ;; Level 2: the key moves the focus; here point is moved instead,
+    ;; and RET activates the element on the line at point.
+    (goto-char (point-min))
+    (re-search-forward "^  Running water")
+    (efb-test--press "RET")
+    (should (efb-test--said-p "You follow the sound of the water"))
+    (should (equal (efb-test--screen) "level-cellar-jars"))
+    ;; Level 3, with the keys.
+    (efb-test--move-to "oil-jar")
+    (efb-test--press "RET")
+    (should (efb-test--said-p "The lamp catches"))
+    (should (equal (efb-test--screen) "level-cellar-stairs"))
+    ;; Level 4 ends the chapter.
+    (efb-test--move-to "lower")
+    (efb-test--press "RET")
+    (should (efb-test--said-p "The cellar lets you go"))
+    (should (equal (efb-test--screen) "chapter-stones"))
+    (should (equal (alist-get 'completed efb--progress)
+                   '("cellar-door" "cellar-water" "cellar-jars"
+                     "cellar-stairs")))
+    (should (string-match-p "4/25 solved" header-line-format))
+    (should (string-match-p "\\`> Chapter 2" (efb-test--focused-line)))
+    ;; Chapter 2 opens with a typed answer, read in the minibuffer.
+    (efb-test--move-to "begin")
+    (efb-test--press "RET")
+    (should (equal (efb-test--screen) "level-stones-memory"))
+    (cl-letf (((symbol-function 'read-string)
+               (lambda (&rest _) "the lantern")))
+      (efb-test--move-to "answer")
+      (efb-test--press "RET"))
+    (should (efb-test--said-p "The stone stays silent"))
+    (should (string-match-p "the lantern \\[text field\\]" (buffer-string)))
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "Glass")))
+      (efb-test--press "t"))
+    (should (member "solved" efb--sounds))
+    (should (equal (efb-test--screen) "level-stones-count"))
+    (should-not (seq-find (lambda (error) (not (equal (alist-get 'code error)
+                                                      "stale")))
+                          efb--errors))))
+
+(ert-deftest efb-test-valid-actions-and-repeat ()
+  "The list of valid actions, chosen from the minibuffer, and repeat."
+  (efb-test--with-game efb-test--virtual
+    (should (equal (alist-get 'screen efb--valid-actions) "intro-1"))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (should (assoc "Skip the introduction" collection))
+                 "Skip the introduction")))
+      (efb-test--press "v"))
+    (should (equal (efb-test--screen) "chapter-cellar"))
+    (efb-test--press "h")
+    (should (efb-test--said-p "This level has no hints"))
+    (efb-test--press "l")
+    (should (efb-test--said-p "This level has no hints"))))
+
+(ert-deftest efb-test-unsolicited-hint ()
+  "On the real clock, a hint unlocking is said as it arrives."
+  (efb-test--with-game '("--seed" "1" "--clock" "real" "--memory-save"
+                         "--hint-interval" "0.3")
+    (let (idle)
+      (add-hook 'efb-event-hook
+                (lambda (event)
+                  (when (equal (alist-get 'type event) "idle")
+                    (setq idle t)))
+                nil t)
+      (efb-test--press "q")
+      (efb-test--move-to "begin")
+      (efb-test--press "RET")
+      (should (equal (efb-test--screen) "level-cellar-door"))
+      (setq efb-test--spoken nil)
+      ;; Nothing is sent: the notice comes on its own, ended by idle.
+      (let ((deadline (+ (float-time) 10)))
+        (while (and (not idle) (< (float-time) deadline))
+          (accept-process-output efb--process 0.1)))
+      (should idle)
+      (should (member "hint" efb--sounds))
+      (should (efb-test--said-p "A new hint is ready"))
+      (let ((notice (seq-find (lambda (event)
+                                (equal (alist-get 'category event) "hint"))
+                              efb--announcements)))
+        (should notice)
+        (should-not (alist-get 'replyTo notice))))))
+
+(ert-deftest efb-test-engine-exit ()
+  "Quitting ends the engine and says so in the buffer."
+  (efb-test--with-game efb-test--virtual
+    (efb-quit t)
+    (should efb--finished)
+    (should-not (process-live-p efb--process))
+    (should (string-match-p "The game has ended" (buffer-string)))
+    (should-error (efb-next) :type 'user-error)))
+
+(provide 'efb-tests)
+
+;;; efb-tests.el ends here

@@ -1,0 +1,753 @@
+;;; efb.el --- Play Escape From Blindness in Emacs -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The Escape From Blindness authors
+
+;; Author: The Escape From Blindness authors
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1"))
+;; Keywords: games
+;; URL: https://github.com/escape-from-blindness/escape-from-blindness
+
+;; This file is not part of GNU Emacs.
+
+;;; Commentary:
+
+;; An Emacs front end for the Escape From Blindness engine, made for
+;; Emacspeak users but usable by anyone.  `M-x efb' starts `efb pipe'
+;; and talks to it in protocol 1.1 (newline-delimited JSON, see
+;; Protocol/README.md in the game's repository).
+;;
+;; The *efb* buffer shows the screen on show, one line per element, in
+;; reading order.  The focused element is marked with "> " and point
+;; sits on it.  What the game says (announcements, the focus, errors)
+;; is spoken through Emacspeak's `dtk-speak' when it is loaded, and
+;; shown with `message' otherwise; `efb-announce-function' changes that.
+;; Everything said is also kept in the *efb log* buffer.
+;;
+;; Keys (the gestures of a touch screen reader):
+;;
+;;   n / p        next / previous element (swipe right / left)
+;;   < / >        first / last element
+;;   RET          activate the element at point (double tap); on a
+;;                text field, read an answer in the minibuffer first
+;;   t            type an answer into the text field and submit it
+;;   r / R        next / previous rotor
+;;   d / u        next / previous rotor item (swipe down / up)
+;;   a            a custom action of the element (prefix N: the Nth)
+;;   + / -        adjust a dial up / down (also =)
+;;   SPC          magic tap (the screen's main action)
+;;   q / e        escape (back out; opens the level menu on a level)
+;;   h            hear a hint
+;;   m            open the level menu
+;;   l            say the last announcement again
+;;   v            choose among everything that can be done now
+;;   w            let time pass (prefix N: N seconds)
+;;   g            ask the engine for the whole screen again
+;;   Q            quit the game
+;;
+;; Hints unlocking and the torch's time on timed levels arrive on
+;; their own, between commands; they are spoken as they come.
+;;
+;; `efb-program' names the efb executable and `efb-program-args' the
+;; options given to `efb pipe' (for example a seed and the virtual
+;; clock).  Attaching to a running game over a socket is not offered:
+;; the protocol does not describe a server yet.
+
+;;; Code:
+
+(require 'seq)
+(require 'subr-x)
+
+(defvar efb-mode-map)
+
+(defgroup efb nil
+  "Play Escape From Blindness, an audio escape room."
+  :group 'games
+  :prefix "efb-")
+
+(defcustom efb-program "efb"
+  "The efb executable: a file name, or a command found on `exec-path'."
+  :type 'string)
+
+(defcustom efb-program-args nil
+  "Options given to `efb pipe', such as (\"--locale\" \"fr\")."
+  :type '(repeat string))
+
+(defcustom efb-announce-function nil
+  "Function called with each text to say, and whether it interrupts.
+It takes two arguments: the text and a flag that is non-nil for an
+assertive message.  nil means `dtk-speak' when Emacspeak is loaded,
+else `message'."
+  :type '(choice (const :tag "Emacspeak or the echo area" nil) function))
+
+(defcustom efb-sound-function #'efb-default-sound
+  "Function called with the name of each sound cue the game sends.
+The default plays an Emacspeak auditory icon when Emacspeak is
+loaded, and nothing otherwise."
+  :type '(choice function (const :tag "None" ignore)))
+
+(defcustom efb-timeout 10
+  "Seconds to wait for the engine when a command waits for its reply."
+  :type 'number)
+
+(defcustom efb-speak-focus t
+  "Non-nil means the newly focused element is said when focus moves."
+  :type 'boolean)
+
+(defface efb-focus '((t :inherit highlight :weight bold))
+  "Face of the focused element's line.")
+
+(defface efb-dimmed '((t :inherit shadow))
+  "Face of an element that cannot be used now.")
+
+(defconst efb-buffer-name "*efb*"
+  "Name of the buffer that shows the game.")
+
+(defconst efb-log-buffer-name "*efb log*"
+  "Name of the buffer that keeps everything the game said.")
+
+(defvar efb-event-hook nil
+  "Hook run with each event the engine sends, once it was applied.
+Each function is called in the game's buffer with the event, an alist
+as returned by `json-parse-string' with symbol keys.")
+
+;;; Buffer-local state
+
+(defvar-local efb--process nil "The engine's process.")
+(defvar-local efb--partial "" "Output read but not yet ended by a newline.")
+(defvar-local efb--next-id 1 "The id of the next command.")
+(defvar-local efb--settled 0 "The highest command id whose `done' arrived.")
+(defvar-local efb--version nil "The protocol version spoken, as (MAJOR MINOR).")
+(defvar-local efb--capabilities nil "The engine's capabilities.")
+(defvar-local efb--screen nil "The last screen event.")
+(defvar-local efb--elements nil "The screen's elements, kept current.")
+(defvar-local efb--focus nil "The id of the focused element.")
+(defvar-local efb--new-screen nil "Non-nil until the new screen's focus is said.")
+(defvar-local efb--progress nil "The last progress event.")
+(defvar-local efb--timer nil "The last timer event of a timed level.")
+(defvar-local efb--valid-actions nil "The last validActions event.")
+(defvar-local efb--gen nil "The generation of the last event that had one.")
+(defvar-local efb--utterances nil "Texts to say at the end of this burst.")
+(defvar-local efb--assertive nil "Non-nil when a text to say interrupts.")
+(defvar-local efb--announcements nil "Every announce event, newest first.")
+(defvar-local efb--sounds nil "The names of the sounds played, newest first.")
+(defvar-local efb--errors nil "The error events, newest first.")
+(defvar-local efb--ended nil "The ended event, once the game ended.")
+(defvar-local efb--finished nil "Non-nil once the engine said bye or exited.")
+(defvar-local efb--filter-errors nil "Errors raised while handling output.")
+
+;;; Speaking
+
+(defun efb--say-now (text assertive)
+  "Say TEXT now; ASSERTIVE means it interrupts."
+  (with-current-buffer (get-buffer-create efb-log-buffer-name)
+    (let ((inhibit-read-only t))
+      (goto-char (point-max))
+      (insert text "\n")))
+  (cond (efb-announce-function (funcall efb-announce-function text assertive))
+        ((fboundp 'dtk-speak)
+         (when (and assertive (fboundp 'dtk-stop)) (funcall 'dtk-stop))
+         (funcall 'dtk-speak text))
+        (t (message "%s" text))))
+
+(defun efb--say (text &optional assertive)
+  "Queue TEXT to be said at the end of the current burst of events.
+ASSERTIVE means it interrupts whatever is being said."
+  (when (and text (not (string-empty-p text)))
+    (push text efb--utterances)
+    (when assertive (setq efb--assertive t))))
+
+(defun efb--flush ()
+  "Say what was queued, as one utterance."
+  (when efb--utterances
+    (let ((text (string-join (reverse efb--utterances) " "))
+          (assertive efb--assertive))
+      (setq efb--utterances nil efb--assertive nil)
+      (efb--say-now text assertive))))
+
+(defconst efb--icons
+  '(("boundary" . warn-user) ("solved" . task-done) ("wrong" . error)
+    ("hint" . help) ("chapter" . open-object) ("escaped" . window-resize)
+    ("locked" . warn-user) ("dial" . select-object)
+    ("torch-countdown" . alarm) ("torch-last-minute" . alarm)
+    ("torch-out" . close-object) ("assistive-lost" . close-object)
+    ("assistive-back" . open-object))
+  "Emacspeak auditory icons for the game's sound cues.")
+
+(defun efb-default-sound (name)
+  "Play the sound cue NAME as an Emacspeak auditory icon, if possible."
+  (let ((icon (cdr (assoc name efb--icons))))
+    (when (and icon (fboundp 'emacspeak-auditory-icon))
+      (funcall 'emacspeak-auditory-icon icon))))
+
+;;; Talking to the engine
+
+(defun efb--live-p ()
+  "Non-nil when the game's engine is running."
+  (and efb--process (process-live-p efb--process) (not efb--finished)))
+
+(defun efb--send (command)
+  "Send COMMAND, an alist, to the engine; return its id."
+  (unless (efb--live-p)
+    (user-error "The game is not running: M-x efb starts it"))
+  (let ((id efb--next-id))
+    (setq efb--next-id (1+ id))
+    (process-send-string
+     efb--process
+     (concat (json-serialize (cons (cons 'id id) command)) "\n"))
+    id))
+
+(defun efb--wait-for (id &optional timeout)
+  "Wait until the command ID is settled, at most TIMEOUT seconds.
+Return non-nil when it was."
+  (let ((deadline (+ (float-time) (or timeout efb-timeout)))
+        (buffer (current-buffer)))
+    (while (and (< (buffer-local-value 'efb--settled buffer) id)
+                (buffer-local-value 'efb--process buffer)
+                (process-live-p (buffer-local-value 'efb--process buffer))
+                (< (float-time) deadline))
+      (accept-process-output (buffer-local-value 'efb--process buffer) 0.05))
+    (>= (buffer-local-value 'efb--settled buffer) id)))
+
+(defun efb-sync (&optional timeout)
+  "Wait until the engine has answered every command sent.
+Give up after TIMEOUT seconds (default `efb-timeout').  Return
+non-nil when everything was answered."
+  (efb--wait-for (efb--send '((type . "ping"))) timeout))
+
+(defun efb--filter (process output)
+  "Handle OUTPUT of the engine PROCESS, one event per line."
+  (let ((buffer (process-buffer process)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((text (concat efb--partial output))
+              (start 0)
+              end)
+          (while (setq end (string-search "\n" text start))
+            (let ((line (substring text start end)))
+              (setq start (1+ end))
+              (unless (string-blank-p line)
+                (condition-case err
+                    (efb--handle-event
+                     (json-parse-string line :object-type 'alist
+                                        :array-type 'list
+                                        :null-object nil :false-object nil))
+                  (error (push (list err line) efb--filter-errors)
+                         (message "efb: cannot handle %S: %s"
+                                  line (error-message-string err)))))))
+          (setq efb--partial (substring text start)))))))
+
+(defun efb--sentinel (process _change)
+  "Note that the engine PROCESS ended."
+  (let ((buffer (process-buffer process)))
+    (when (and (buffer-live-p buffer) (not (process-live-p process)))
+      (with-current-buffer buffer
+        (efb--flush)
+        (unless efb--finished
+          (setq efb--finished t)
+          (efb--say-now (format "The game's engine stopped (status %d)."
+                                (process-exit-status process))
+                        t))
+        (efb--render)))))
+
+;;; Events
+
+(defun efb--get (alist key)
+  "The value of KEY in the event or element ALIST."
+  (alist-get key alist))
+
+(defun efb--element (id)
+  "The element ID of the screen on show, or nil."
+  (seq-find (lambda (element) (equal (efb--get element 'id) id))
+            efb--elements))
+
+(defun efb--replace-element (element)
+  "Put ELEMENT in place of the element with its id."
+  (let ((id (efb--get element 'id)))
+    (setq efb--elements
+          (mapcar (lambda (old) (if (equal (efb--get old 'id) id) element old))
+                  efb--elements))))
+
+(defun efb--describe (element)
+  "What a screen reader says for ELEMENT."
+  (let* ((traits (efb--get element 'traits))
+         (roles (delq nil
+                      (list (and (member "header" traits) "heading")
+                            (and (member "button" traits) "button")
+                            (and (member "textField" traits) "text field")
+                            (and (member "adjustable" traits) "adjustable")
+                            (and (member "selected" traits) "selected")
+                            (and (member "notEnabled" traits) "dimmed")
+                            (and (efb--get element 'rotors) "rotors")
+                            (and (efb--get element 'actions)
+                                 "actions available"))))
+         (value (efb--get element 'value)))
+    (string-join (delq nil (append (list (efb--get element 'label))
+                                   roles
+                                   (and value (list value))))
+                 ", ")))
+
+(defun efb--handle-event (event)
+  "Apply EVENT, an alist, to the game's state, the buffer and speech."
+  (let ((type (efb--get event 'type))
+        (reply-to (efb--get event 'replyTo)))
+    (when (integerp (efb--get event 'gen))
+      (setq efb--gen (efb--get event 'gen)))
+    (pcase type
+      ("hello"
+       (setq efb--capabilities (efb--get event 'capabilities)
+             efb--version (or (efb--get event 'version)
+                              (list (efb--get event 'protocol) 0))))
+      ("screen"
+       (setq efb--screen event
+             efb--elements (efb--get event 'elements)
+             efb--new-screen t)
+       (unless (member (efb--get event 'kind) '("menu" "assistive"))
+         (setq efb--timer nil))
+       (efb--render))
+      ("focus"
+       (let* ((element (efb--get event 'element))
+              (id (efb--get element 'id))
+              (moved (or efb--new-screen (not (equal id efb--focus)))))
+         (efb--replace-element element)
+         (setq efb--focus id)
+         (when (and moved efb-speak-focus)
+           (when (and efb--new-screen
+                      (not (equal (efb--get element 'label)
+                                  (efb--get efb--screen 'title))))
+             (efb--say (efb--get efb--screen 'title)))
+           (efb--say (efb--describe element)))
+         (setq efb--new-screen nil)
+         (efb--render)))
+      ("elementChanged"
+       (efb--replace-element (efb--get event 'element))
+       (efb--render))
+      ("announce"
+       (push event efb--announcements)
+       (efb--say (efb--get event 'text)
+                 (equal (efb--get event 'priority) "assertive")))
+      ("error"
+       (push event efb--errors)
+       ;; A stale command met a screen that changed under it: a key
+       ;; pressed twice.  Nothing happened, and nothing need be said.
+       (unless (equal (efb--get event 'code) "stale")
+         (efb--say (efb--get event 'message) t)))
+      ("sound"
+       (push (efb--get event 'name) efb--sounds)
+       (when efb-sound-function
+         (funcall efb-sound-function (efb--get event 'name))))
+      ("progress" (setq efb--progress event) (efb--update-header))
+      ("timer" (setq efb--timer event) (efb--update-header))
+      ("validActions" (setq efb--valid-actions event))
+      ("ended" (setq efb--ended event))
+      ("done"
+       (when (and (integerp reply-to) (> reply-to efb--settled))
+         (setq efb--settled reply-to))
+       (efb--flush))
+      ("idle" (efb--flush))
+      ("bye" (setq efb--finished t) (efb--flush) (efb--render)))
+    ;; Protocol 1.0 has no idle: say what comes on its own at once.
+    (when (and (null reply-to) (not (member type '("done" "idle")))
+               (not (equal efb--version '(1 1)))
+               (not (equal type "hello")))
+      (efb--flush))
+    (run-hook-with-args 'efb-event-hook event)))
+
+;;; Showing the screen
+
+(defun efb--line (element focused)
+  "The buffer line of ELEMENT; FOCUSED means it has the focus."
+  (let* ((traits (efb--get element 'traits))
+         (value (efb--get element 'value))
+         (tags (delq nil
+                     (list (and (member "button" traits) "button")
+                           (and (member "textField" traits) "text field")
+                           (and (member "adjustable" traits) "adjustable")
+                           (and (member "selected" traits) "selected")
+                           (and (member "notEnabled" traits) "dimmed"))))
+         (rotors (efb--get element 'rotors))
+         (actions (efb--get element 'actions))
+         (text (concat (if focused "> " "  ")
+                       (efb--get element 'label)
+                       (if value (concat ": " value) "")
+                       (if tags (format " [%s]" (string-join tags ", ")) "")
+                       (if rotors
+                           (format " (rotors: %s)" (string-join rotors ", "))
+                         "")
+                       (if actions
+                           (format " (actions: %s)" (string-join actions ", "))
+                         ""))))
+    (propertize text
+                'efb-element (efb--get element 'id)
+                'face (cond (focused 'efb-focus)
+                            ((member "notEnabled" traits) 'efb-dimmed)
+                            ((member "header" traits) 'bold)))))
+
+(defun efb--render ()
+  "Show the screen on show, the focus marked and at point."
+  (let ((inhibit-read-only t)
+        (focus-position nil))
+    (erase-buffer)
+    (dolist (element efb--elements)
+      (let ((focused (equal (efb--get element 'id) efb--focus)))
+        (when focused (setq focus-position (point)))
+        (insert (efb--line element focused) "\n")))
+    (when efb--finished
+      (insert "\n[The game has ended.  M-x efb starts a new one.]\n"))
+    (goto-char (or focus-position (point-min)))
+    (dolist (window (get-buffer-window-list (current-buffer) nil t))
+      (set-window-point window (point))))
+  (efb--update-header))
+
+(defun efb--update-header ()
+  "Show the screen's title, progress and torch in the header line."
+  (setq header-line-format
+        (string-join
+         (delq nil
+               (list (efb--get efb--screen 'title)
+                     (when efb--progress
+                       (format "%d/%d solved"
+                               (length (efb--get efb--progress 'completed))
+                               (or (efb--get efb--progress 'total) 0)))
+                     (when efb--timer
+                       (format "torch %d s%s"
+                               (/ (or (efb--get efb--timer 'remainingMs) 0)
+                                  1000)
+                               (if (efb--get efb--timer 'paused)
+                                   " (paused)"
+                                 "")))))
+         " | "))
+  (force-mode-line-update))
+
+;;; Commands
+
+(defun efb--buffer ()
+  "The game's buffer; it must exist."
+  (or (and (derived-mode-p 'efb-mode) (current-buffer))
+      (get-buffer efb-buffer-name)
+      (user-error "No game: M-x efb starts one")))
+
+(defmacro efb--in-game (&rest body)
+  "Run BODY in the game's buffer."
+  (declare (indent 0) (debug t))
+  `(with-current-buffer (efb--buffer) ,@body))
+
+(defun efb--element-at-point ()
+  "The id of the element on the line at point, or the focused one."
+  (or (get-text-property (line-beginning-position) 'efb-element)
+      efb--focus))
+
+(defun efb--aimed (command)
+  "COMMAND aimed at the element at point, when there is one."
+  (let ((id (efb--element-at-point)))
+    (if id (append command (list (cons 'element id))) command)))
+
+(defun efb--guarded (command)
+  "COMMAND refused by the engine if the screen changed meanwhile."
+  (if efb--gen (append command (list (cons 'ifGen efb--gen))) command))
+
+(defun efb-next ()
+  "Move the focus to the next element."
+  (interactive)
+  (efb--in-game (efb--send '((type . "next")))))
+
+(defun efb-previous ()
+  "Move the focus to the previous element."
+  (interactive)
+  (efb--in-game (efb--send '((type . "previous")))))
+
+(defun efb-first ()
+  "Move the focus to the first element."
+  (interactive)
+  (efb--in-game (efb--send '((type . "first")))))
+
+(defun efb-last ()
+  "Move the focus to the last element."
+  (interactive)
+  (efb--in-game (efb--send '((type . "last")))))
+
+(defun efb--text-field-p (id)
+  "Non-nil when the element ID is a text field."
+  (member "textField" (efb--get (efb--element id) 'traits)))
+
+(defun efb-activate ()
+  "Activate the element at point.
+On a text field, read an answer in the minibuffer and submit it."
+  (interactive)
+  (efb--in-game
+    (let ((id (efb--element-at-point)))
+      (if (and id (efb--text-field-p id))
+          (efb-type-answer (efb--read-answer id) id)
+        (efb--send (efb--guarded (efb--aimed '((type . "activate")))))))))
+
+(defun efb--read-answer (id)
+  "Read an answer for the text field ID in the minibuffer."
+  (let ((element (efb--element id)))
+    (read-string (format "%s: " (or (efb--get element 'label) "Answer"))
+                 nil nil (efb--get element 'value))))
+
+(defun efb--text-field ()
+  "The id of the text field to type into: at point, else the first."
+  (let ((id (efb--element-at-point)))
+    (if (and id (efb--text-field-p id))
+        id
+      (efb--get (seq-find (lambda (element)
+                            (member "textField" (efb--get element 'traits)))
+                          efb--elements)
+                'id))))
+
+(defun efb-type-answer (text &optional field)
+  "Type TEXT into the text FIELD (an element id) and submit it.
+FIELD defaults to the text field at point, or the screen's first."
+  (interactive
+   (efb--in-game
+     (let ((id (or (efb--text-field)
+                   (user-error "There is no text field here"))))
+       (list (efb--read-answer id) id))))
+  (efb--in-game
+    (let ((id (or field (efb--text-field)
+                  (user-error "There is no text field here"))))
+      (efb--send (efb--guarded `((type . "input") (element . ,id)
+                                 (text . ,text))))
+      (efb--send `((type . "activate") (element . ,id))))))
+
+(defun efb-rotor-next ()
+  "Switch to the next rotor of the element at point."
+  (interactive)
+  (efb--in-game (efb--send (efb--aimed '((type . "rotor")
+                                         (direction . "next"))))))
+
+(defun efb-rotor-previous ()
+  "Switch to the previous rotor of the element at point."
+  (interactive)
+  (efb--in-game (efb--send (efb--aimed '((type . "rotor")
+                                         (direction . "previous"))))))
+
+(defun efb-rotor-item-next ()
+  "Step to the next item of the current rotor."
+  (interactive)
+  (efb--in-game (efb--send (efb--aimed '((type . "rotorItem")
+                                         (direction . "next"))))))
+
+(defun efb-rotor-item-previous ()
+  "Step to the previous item of the current rotor."
+  (interactive)
+  (efb--in-game (efb--send (efb--aimed '((type . "rotorItem")
+                                         (direction . "previous"))))))
+
+(defun efb-action (name)
+  "Perform the custom action NAME of the element at point.
+Interactively, choose it in the minibuffer; a numeric prefix argument
+N chooses the Nth action."
+  (interactive
+   (efb--in-game
+     (let* ((id (efb--element-at-point))
+            (actions (efb--get (efb--element id) 'actions)))
+       (unless actions
+         (efb--say-now "No actions here." nil)
+         (user-error "No actions here"))
+       (list (if (and current-prefix-arg
+                      (<= 1 (prefix-numeric-value current-prefix-arg)
+                          (length actions)))
+                 (nth (1- (prefix-numeric-value current-prefix-arg)) actions)
+               (completing-read "Action: " actions nil t))))))
+  (efb--in-game (efb--send (efb--aimed `((type . "action") (name . ,name))))))
+
+(defun efb-increment ()
+  "Turn the dial at point one step up."
+  (interactive)
+  (efb--in-game (efb--send (efb--aimed '((type . "adjust")
+                                         (direction . "increment"))))))
+
+(defun efb-decrement ()
+  "Turn the dial at point one step down."
+  (interactive)
+  (efb--in-game (efb--send (efb--aimed '((type . "adjust")
+                                         (direction . "decrement"))))))
+
+(defun efb-magic-tap ()
+  "Do the screen's main action."
+  (interactive)
+  (efb--in-game (efb--send (efb--guarded '((type . "magicTap"))))))
+
+(defun efb-escape ()
+  "Back out: skip the introduction, open or close the level menu."
+  (interactive)
+  (efb--in-game (efb--send (efb--guarded '((type . "escape"))))))
+
+(defun efb-hint ()
+  "Hear the next hint of the level."
+  (interactive)
+  (efb--in-game (efb--send '((type . "hint")))))
+
+(defun efb-menu ()
+  "Open the level menu."
+  (interactive)
+  (efb--in-game (efb--send '((type . "menu")))))
+
+(defun efb-repeat ()
+  "Say the last announcement again."
+  (interactive)
+  (efb--in-game (efb--send '((type . "repeat")))))
+
+(defun efb-wait (seconds)
+  "Let SECONDS pass (30 by default, or the numeric prefix argument).
+Useful on the virtual clock, where time moves only with this command."
+  (interactive (list (if current-prefix-arg
+                         (prefix-numeric-value current-prefix-arg)
+                       30)))
+  (efb--in-game
+    (efb--send `((type . "wait") (ms . ,(round (* 1000 seconds)))))))
+
+(defun efb-refresh (&rest _ignored)
+  "Ask the engine for the whole screen again."
+  (interactive)
+  (efb--in-game (efb--send '((type . "state")))))
+
+(defun efb--action-choices ()
+  "The valid actions as an alist of unique labels to actions."
+  (let ((seen (make-hash-table :test #'equal))
+        choices)
+    (dolist (action (efb--get efb--valid-actions 'actions))
+      (let* ((label (efb--get action 'label))
+             (count (puthash label (1+ (gethash label seen 0)) seen)))
+        (push (cons (if (> count 1) (format "%s (%d)" label count) label)
+                    action)
+              choices)))
+    (nreverse choices)))
+
+(defun efb-valid-action (label)
+  "Do the valid action called LABEL; interactively, choose it."
+  (interactive
+   (efb--in-game
+     (unless (and efb--valid-actions
+                  (equal (efb--get efb--valid-actions 'gen) efb--gen))
+       (efb--wait-for (efb--send '((type . "validActions")))))
+     (list (completing-read "Do: " (efb--action-choices) nil t))))
+  (efb--in-game
+    (let* ((action (or (cdr (assoc label (efb--action-choices)))
+                       (user-error "No such action: %s" label)))
+           (command (copy-alist (efb--get action 'command))))
+      (when (efb--get action 'needsText)
+        (setf (alist-get 'text command)
+              (efb--read-answer (efb--get action 'element))))
+      (efb--send (efb--guarded command)))))
+
+(defun efb-quit (&optional force)
+  "Quit the game; ask first unless FORCE (a prefix argument) is given."
+  (interactive "P")
+  (efb--in-game
+    (when (and (efb--live-p)
+               (or force (y-or-n-p "Quit the game? ")))
+      (efb--wait-for (efb--send '((type . "quit"))) 3)
+      (let ((deadline (+ (float-time) 3)))
+        ;; Until bye is read, or the sentinel saw the engine exit.
+        (while (and (not efb--finished) (< (float-time) deadline))
+          (accept-process-output efb--process 0.05)))
+      (when (process-live-p efb--process)
+        (delete-process efb--process)))))
+
+(defun efb--key-names ()
+  "The player's keys, by gesture, for the engine's chapter pages."
+  (let (keys)
+    (dolist (entry '((next . efb-next) (previous . efb-previous)
+                     (activate . efb-activate) (rotor . efb-rotor-next)
+                     (rotorItem . efb-rotor-item-next) (action . efb-action)
+                     (adjust . efb-increment) (magicTap . efb-magic-tap)
+                     (hint . efb-hint) (menu . efb-menu)))
+      (let ((key (where-is-internal (cdr entry) efb-mode-map t)))
+        (when key
+          (push (cons (car entry) (key-description key)) keys))))
+    (nreverse keys)))
+
+;;; The mode
+
+(defvar efb-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "n") #'efb-next)
+    (define-key map (kbd "p") #'efb-previous)
+    (define-key map (kbd "<") #'efb-first)
+    (define-key map (kbd ">") #'efb-last)
+    (define-key map (kbd "RET") #'efb-activate)
+    (define-key map (kbd "t") #'efb-type-answer)
+    (define-key map (kbd "r") #'efb-rotor-next)
+    (define-key map (kbd "R") #'efb-rotor-previous)
+    (define-key map (kbd "d") #'efb-rotor-item-next)
+    (define-key map (kbd "u") #'efb-rotor-item-previous)
+    (define-key map (kbd "a") #'efb-action)
+    (define-key map (kbd "+") #'efb-increment)
+    (define-key map (kbd "=") #'efb-increment)
+    (define-key map (kbd "-") #'efb-decrement)
+    (define-key map (kbd "SPC") #'efb-magic-tap)
+    (define-key map (kbd "q") #'efb-escape)
+    (define-key map (kbd "e") #'efb-escape)
+    (define-key map (kbd "<escape>") #'efb-escape)
+    (define-key map (kbd "h") #'efb-hint)
+    (define-key map (kbd "m") #'efb-menu)
+    (define-key map (kbd "l") #'efb-repeat)
+    (define-key map (kbd "v") #'efb-valid-action)
+    (define-key map (kbd "w") #'efb-wait)
+    (define-key map (kbd "g") #'efb-refresh)
+    (define-key map (kbd "Q") #'efb-quit)
+    map)
+  "Keys of `efb-mode': the gestures of a touch screen reader.")
+
+(define-derived-mode efb-mode special-mode "EFB"
+  "Play Escape From Blindness.
+
+The buffer shows the screen, one line per element; the focused one
+is marked with \"> \" and point is on it.
+
+\\{efb-mode-map}"
+  (setq-local revert-buffer-function #'efb-refresh)
+  (setq-local truncate-lines nil)
+  (visual-line-mode 1)
+  (add-hook 'kill-buffer-hook #'efb--kill-process nil t))
+
+(defun efb--kill-process ()
+  "Stop the engine when its buffer goes."
+  (when (and efb--process (process-live-p efb--process))
+    (delete-process efb--process)))
+
+;;;###autoload
+(defun efb ()
+  "Start a game of Escape From Blindness in the *efb* buffer.
+A game already running there is shown again."
+  (interactive)
+  (let ((buffer (get-buffer-create efb-buffer-name)))
+    (with-current-buffer buffer
+      (unless (efb--live-p)
+        (efb--kill-process)
+        (efb-mode)
+        (setq efb--partial "" efb--next-id 1 efb--settled 0
+              efb--finished nil efb--ended nil efb--screen nil
+              efb--elements nil efb--focus nil efb--progress nil
+              efb--timer nil efb--valid-actions nil efb--gen nil
+              efb--utterances nil efb--announcements nil efb--sounds nil
+              efb--errors nil efb--filter-errors nil efb--version nil)
+        (let ((program (or (executable-find efb-program)
+                           (user-error "Cannot find the efb program %S"
+                                       efb-program))))
+          (setq efb--process
+                (make-process
+                 :name "efb"
+                 :buffer buffer
+                 :command (append (list program "pipe") efb-program-args)
+                 :coding 'utf-8-unix
+                 :connection-type 'pipe
+                 :noquery t
+                 :stderr (get-buffer-create " *efb stderr*")
+                 :filter #'efb--filter
+                 :sentinel #'efb--sentinel)))
+        (efb--wait-for
+         (efb--send `((type . "hello")
+                      (protocol . ((min . [1 0]) (max . [1 1])))
+                      (client . "efb.el")
+                      (keys . ,(efb--key-names))
+                      (want . ["validActions"]))))))
+    (pop-to-buffer-same-window buffer)
+    buffer))
+
+(provide 'efb)
+
+;;; efb.el ends here
