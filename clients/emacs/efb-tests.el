@@ -200,6 +200,69 @@ the menu, then the first level of the second chapter."
                                                       "stale")))
                           efb--errors))))
 
+(defconst efb-test--root
+  (locate-dominating-file (or load-file-name default-directory) "Package.swift")
+  "The repository's root.")
+
+(ert-deftest efb-test-every-level-kind ()
+  "The example adventure's five level kinds, played with their keys:
+answers, a typed word, rotors, custom actions and dials."
+  (efb-test--with-game
+      (append efb-test--virtual
+              (list "--adventure"
+                    (expand-file-name "docs/examples/lantern-room.json"
+                                      efb-test--root)))
+    (efb-test--press "SPC")
+    (efb-test--press "SPC")
+    (should (equal (efb-test--screen) "level-room-latch"))
+    (efb-test--move-to "warm-handle")
+    (efb-test--press "RET")
+    (should (equal (efb-test--screen) "level-room-word"))
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "a lantern")))
+      (efb-test--press "t"))
+    (should (equal (efb-test--screen) "level-room-dial"))
+    ;; Rotors: d and u step through the codes, r and R switch rotors.
+    (efb-test--move-to "door")
+    (should (string-match-p "(rotors: Codes, Clues)" (efb-test--focused-line)))
+    (efb-test--press "d")
+    (should (string-match-p "Dial door, locked: 27" (efb-test--focused-line)))
+    (efb-test--press "d")
+    (should (string-match-p ": 72" (efb-test--focused-line)))
+    (efb-test--press "r")
+    (should (efb-test--said-p "Clues"))
+    (efb-test--press "R")
+    (should (efb-test--said-p "Codes"))
+    (efb-test--press "u")
+    (should (string-match-p ": 27" (efb-test--focused-line)))
+    (efb-test--press "RET")
+    (should (equal (efb-test--screen) "level-room-shelf"))
+    ;; Custom actions: a numeric prefix picks one, else the minibuffer.
+    (efb-test--move-to "candle")
+    (efb-test--press "a" 1)
+    (should (efb-test--said-p "The candle burns"))
+    (should (string-match-p "Candle: Light it" (efb-test--focused-line)))
+    (efb-test--move-to "key")
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (should (equal collection '("Put it in the lock" "Drop it")))
+                 "Put it in the lock")))
+      (efb-test--press "a"))
+    (should (equal (efb-test--screen) "level-room-wheels"))
+    ;; Dials: + and - turn the wheel at point; SPC tries.
+    (efb-test--move-to "left-wheel")
+    (dotimes (_ 5) (efb-test--press "+"))
+    (efb-test--press "-")
+    (should (string-match-p "Left wheel: 4" (efb-test--focused-line)))
+    (efb-test--move-to "right-wheel")
+    (efb-test--press "=")
+    (efb-test--press "+")
+    (should (string-match-p "Right wheel: 2" (efb-test--focused-line)))
+    (efb-test--press "SPC")
+    (should (equal (alist-get 'kind efb--screen) "end"))
+    (should (equal (alist-get 'reason efb--ended) "escaped"))
+    (should (member "escaped" efb--sounds))
+    (should (string-match-p "5/5 solved" header-line-format))))
+
 (ert-deftest efb-test-valid-actions-and-repeat ()
   "The list of valid actions, chosen from the minibuffer, and repeat."
   (efb-test--with-game efb-test--virtual

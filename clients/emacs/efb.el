@@ -394,6 +394,7 @@ non-nil when everything was answered."
         (insert (efb--line element focused) "\n")))
     (when efb--finished
       (insert "\n[The game has ended.  M-x efb starts a new one.]\n"))
+    (set-buffer-modified-p nil)
     (goto-char (or focus-position (point-min)))
     (dolist (window (get-buffer-window-list (current-buffer) nil t))
       (set-window-point window (point))))
@@ -701,6 +702,7 @@ is marked with \"> \" and point is on it.
 \\{efb-mode-map}"
   (setq-local revert-buffer-function #'efb-refresh)
   (setq-local truncate-lines nil)
+  (buffer-disable-undo)
   (visual-line-mode 1)
   (add-hook 'kill-buffer-hook #'efb--kill-process nil t))
 
@@ -708,6 +710,13 @@ is marked with \"> \" and point is on it.
   "Stop the engine when its buffer goes."
   (when (and efb--process (process-live-p efb--process))
     (delete-process efb--process)))
+
+(defun efb--program ()
+  "The absolute file name of `efb-program', or nil if there is none."
+  (if (string-match-p "/" efb-program)
+      (let ((file (expand-file-name efb-program)))
+        (and (file-executable-p file) (not (file-directory-p file)) file))
+    (executable-find efb-program)))
 
 ;;;###autoload
 (defun efb ()
@@ -725,7 +734,7 @@ A game already running there is shown again."
               efb--timer nil efb--valid-actions nil efb--gen nil
               efb--utterances nil efb--announcements nil efb--sounds nil
               efb--errors nil efb--filter-errors nil efb--version nil)
-        (let ((program (or (executable-find efb-program)
+        (let ((program (or (efb--program)
                            (user-error "Cannot find the efb program %S"
                                        efb-program))))
           (setq efb--process
