@@ -263,6 +263,63 @@ answers, a typed word, rotors, custom actions and dials."
     (should (member "escaped" efb--sounds))
     (should (string-match-p "5/5 solved" header-line-format))))
 
+(ert-deftest efb-test-keys-typed-ahead ()
+  "Keys pressed before the engine answered act where the earlier keys
+left the focus, not on the line point was on."
+  (efb-test--with-game efb-test--virtual
+    (efb-test--press "q")
+    (should (equal efb--focus "title"))
+    ;; > then RET at once: RET activates begin, not the title at point.
+    (call-interactively (lookup-key efb-mode-map (kbd ">")))
+    (call-interactively (lookup-key efb-mode-map (kbd "RET")))
+    (should (efb-sync))
+    (should (equal (efb-test--screen) "level-cellar-door"))
+    (should-not efb--errors)
+    ;; With nothing in flight, RET acts on the line at point.
+    (goto-char (point-min))
+    (re-search-forward "^  What will guide you")
+    (efb-test--press "RET")
+    (should (efb-test--said-p "Nothing happens"))
+    (should (equal efb--focus "question"))))
+
+(ert-deftest efb-test-torch ()
+  "A timed level: the torch's time in the header line, its warnings
+said, the menu pausing it."
+  (let* ((adventure (with-temp-buffer
+                      (insert-file-contents
+                       (expand-file-name "docs/examples/lantern-room.json"
+                                         efb-test--root))
+                      (json-parse-buffer)))
+         (level (aref (gethash "levels" (aref (gethash "chapters" adventure)
+                                              0))
+                      0))
+         (file (make-temp-file "efb-timed" nil ".json")))
+    (puthash "timeLimit" 30 level)
+    (unwind-protect
+        (progn
+          (with-temp-file file (insert (json-serialize adventure)))
+          (efb-test--with-game (append efb-test--virtual
+                                       (list "--adventure" file))
+            (efb-test--press "q")
+            (efb-test--move-to "begin")
+            (efb-test--press "RET")
+            (should (equal (efb-test--screen) "level-room-latch"))
+            (should (string-match-p "torch 30 s\\'" header-line-format))
+            (efb-test--press "w" 12)
+            (should (string-match-p "torch 18 s\\'" header-line-format))
+            (efb-test--press "w" 4)
+            (should (efb-test--said-p "15 seconds left"))
+            (should (string-match-p "torch 14 s\\'" header-line-format))
+            (efb-test--press "m")
+            (should (string-match-p "torch 14 s (paused)" header-line-format))
+            (efb-test--press "q")
+            (should (string-match-p "torch 14 s\\'" header-line-format))
+            ;; The torch goes out: the level starts over.
+            (efb-test--press "w" 20)
+            (should (member "torch-out" efb--sounds))
+            (should (string-match-p "torch 30 s\\'" header-line-format))))
+      (delete-file file))))
+
 (ert-deftest efb-test-valid-actions-and-repeat ()
   "The list of valid actions, chosen from the minibuffer, and repeat."
   (efb-test--with-game efb-test--virtual

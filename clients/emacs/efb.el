@@ -125,6 +125,10 @@ as returned by `json-parse-string' with symbol keys.")
 (defvar-local efb--new-screen nil "Non-nil until the new screen's focus is said.")
 (defvar-local efb--progress nil "The last progress event.")
 (defvar-local efb--timer nil "The last timer event of a timed level.")
+(defvar-local efb--timer-read-at nil "When `efb--timer' was read.")
+(defvar-local efb--timer-waited 0
+  "Milliseconds waited on the virtual clock since `efb--timer'.")
+(defvar-local efb--ticker nil "Redraws the torch's time every second.")
 (defvar-local efb--valid-actions nil "The last validActions event.")
 (defvar-local efb--gen nil "The generation of the last event that had one.")
 (defvar-local efb--utterances nil "Texts to say at the end of this burst.")
@@ -303,7 +307,8 @@ non-nil when everything was answered."
              efb--elements (efb--get event 'elements)
              efb--new-screen t)
        (unless (member (efb--get event 'kind) '("menu" "assistive"))
-         (setq efb--timer nil))
+         (setq efb--timer nil)
+         (efb--stop-ticker))
        (efb--render))
       ("focus"
        (let* ((element (efb--get event 'element))
@@ -337,7 +342,11 @@ non-nil when everything was answered."
        (when efb-sound-function
          (funcall efb-sound-function (efb--get event 'name))))
       ("progress" (setq efb--progress event) (efb--update-header))
-      ("timer" (setq efb--timer event) (efb--update-header))
+      ("timer"
+       (setq efb--timer event efb--timer-read-at (float-time)
+             efb--timer-waited 0)
+       (efb--start-ticker)
+       (efb--update-header))
       ("validActions" (setq efb--valid-actions event))
       ("ended" (setq efb--ended event))
       ("done"
@@ -412,13 +421,49 @@ non-nil when everything was answered."
                                (or (efb--get efb--progress 'total) 0)))
                      (when efb--timer
                        (format "torch %d s%s"
-                               (/ (or (efb--get efb--timer 'remainingMs) 0)
-                                  1000)
+                               (/ (efb--remaining-ms) 1000)
                                (if (efb--get efb--timer 'paused)
                                    " (paused)"
                                  "")))))
          " | "))
   (force-mode-line-update))
+
+(defun efb--clock-runs-p ()
+  "Non-nil when the torch of a timed level burns on the real clock."
+  (and efb--timer
+       (not (efb--get efb--timer 'paused))
+       (not (member "virtualClock" efb--capabilities))))
+
+(defun efb--remaining-ms ()
+  "The torch's time left now, in milliseconds."
+  (let ((remaining (or (efb--get efb--timer 'remainingMs) 0)))
+    (cond ((efb--get efb--timer 'paused) remaining)
+          ((efb--clock-runs-p)
+           (max 0 (- remaining
+                     (round (* 1000 (- (float-time) efb--timer-read-at))))))
+          (t (max 0 (- remaining efb--timer-waited))))))
+
+(defun efb--start-ticker ()
+  "Redraw the torch's time every second while it burns."
+  (efb--stop-ticker)
+  (when (efb--clock-runs-p)
+    (let ((buffer (current-buffer))
+          (ticker nil))
+      (setq ticker
+            (run-at-time 1 1 (lambda ()
+                               (if (and (buffer-live-p buffer)
+                                        (with-current-buffer buffer
+                                          (efb--clock-runs-p)))
+                                   (with-current-buffer buffer
+                                     (efb--update-header))
+                                 (cancel-timer ticker)))))
+      (setq efb--ticker ticker))))
+
+(defun efb--stop-ticker ()
+  "Stop redrawing the torch's time."
+  (when (timerp efb--ticker)
+    (cancel-timer efb--ticker))
+  (setq efb--ticker nil))
 
 ;;; Commands
 
@@ -438,14 +483,25 @@ non-nil when everything was answered."
   (or (get-text-property (line-beginning-position) 'efb-element)
       efb--focus))
 
+(defun efb--in-flight-p ()
+  "Non-nil while a command sent is still unanswered."
+  (< efb--settled (1- efb--next-id)))
+
+;; While a command is unanswered (keys typed ahead), the buffer shows a
+;; screen and focus that are about to change: the next gesture then acts
+;; on the engine's focus, as the keys typed so far left it.  Otherwise
+;; it acts on the line at point, and is refused if the screen changed.
+
 (defun efb--aimed (command)
-  "COMMAND aimed at the element at point, when there is one."
-  (let ((id (efb--element-at-point)))
+  "COMMAND aimed at the element at point, unless keys were typed ahead."
+  (let ((id (and (not (efb--in-flight-p)) (efb--element-at-point))))
     (if id (append command (list (cons 'element id))) command)))
 
 (defun efb--guarded (command)
   "COMMAND refused by the engine if the screen changed meanwhile."
-  (if efb--gen (append command (list (cons 'ifGen efb--gen))) command))
+  (if (and efb--gen (not (efb--in-flight-p)))
+      (append command (list (cons 'ifGen efb--gen)))
+    command))
 
 (defun efb-next ()
   "Move the focus to the next element."
@@ -598,7 +654,12 @@ Useful on the virtual clock, where time moves only with this command."
                          (prefix-numeric-value current-prefix-arg)
                        30)))
   (efb--in-game
-    (efb--send `((type . "wait") (ms . ,(round (* 1000 seconds)))))))
+    (let ((ms (round (* 1000 seconds))))
+      (efb--send `((type . "wait") (ms . ,ms)))
+      ;; The virtual clock moves only now: count it for the torch.
+      (when (and efb--timer (not (efb--get efb--timer 'paused)))
+        (setq efb--timer-waited (+ efb--timer-waited ms))
+        (efb--update-header)))))
 
 (defun efb-refresh (&rest _ignored)
   "Ask the engine for the whole screen again."
@@ -708,6 +769,7 @@ is marked with \"> \" and point is on it.
 
 (defun efb--kill-process ()
   "Stop the engine when its buffer goes."
+  (efb--stop-ticker)
   (when (and efb--process (process-live-p efb--process))
     (delete-process efb--process)))
 
