@@ -87,14 +87,15 @@ Event = Dict[str, Any]
 Command = Dict[str, Any]
 
 #: The characters an observation may hold: printable ASCII, newline, Latin-1, Latin Extended-A and
-#: common punctuation (dashes, quotes, ellipsis, the euro sign). Anything else is written "?".
+#: common punctuation (dashes, quotes, ellipsis, French spacing, the euro and minus signs). Anything
+#: else is written "?".
 CHARSET = "".join(
     sorted(
         set(string.printable) - set("\t\r\x0b\x0c")
         | {chr(c) for c in range(0xA0, 0x180)}
         | {chr(c) for c in range(0x2010, 0x2028)}
         | {chr(c) for c in range(0x2030, 0x205F)}
-        | {"\u20ac", "\u2122"}
+        | {"\u202f", "\u20ac", "\u2122", "\u2212"}
     )
 )
 _CHARSET = frozenset(CHARSET)

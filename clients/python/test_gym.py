@@ -146,6 +146,17 @@ class EnvTests(unittest.TestCase):
         finally:
             env.close()
 
+    def test_french(self):
+        obs, info = self.env.reset(seed=2, options={"locale": "fr"})
+        self.assertIn(obs, self.env.observation_space)
+        self.assertIn("Passer l'introduction", [a["label"] for a in info["valid_actions"]])
+        for _ in range(30):
+            obs, reward, terminated, truncated, info = self.env.step(info["valid_actions"][-1]["index"])
+            self.assertIn(obs, self.env.observation_space)
+        # The next reset without options is in English again.
+        obs, info = self.env.reset(seed=2)
+        self.assertIn("Skip the introduction", [a["label"] for a in info["valid_actions"]])
+
     def test_render_ansi(self):
         env = EscapeEnv(BINARY, render_mode="ansi")
         try:
@@ -260,6 +271,14 @@ class GymnasiumTests(unittest.TestCase):
                 self.assertEqual(outside, set(), locale)
         finally:
             env.close()
+
+
+class SanitizeTests(unittest.TestCase):
+    def test_sanitize(self):
+        self.assertEqual(efb_gym.sanitize("Élément\u202f: 😀", 100), "Élément\u202f: ?")
+        self.assertEqual(efb_gym.sanitize("e\u0301t\u00e9", 100), "\u00e9t\u00e9")  # composed first
+        self.assertEqual(efb_gym.sanitize("x" * 20, 10), "xxxxxxx...")
+        self.assertEqual(efb_gym.sanitize("", 10), " ")
 
 
 @needs_engine
