@@ -121,8 +121,8 @@
                             (buffer-string)))))
 
 (ert-deftest efb-test-first-chapter ()
-  "The first chapter played through, with a hint, a wrong answer and
-the menu, then the first level of the second chapter."
+  "Play the first chapter, and the first level of the second.
+On the way: a hint, a wrong answer and the level menu."
   (efb-test--with-game efb-test--virtual
     ;; Escape skips the introduction.
     (efb-test--press "q")
@@ -205,8 +205,8 @@ the menu, then the first level of the second chapter."
   "The repository's root.")
 
 (ert-deftest efb-test-every-level-kind ()
-  "The example adventure's five level kinds, played with their keys:
-answers, a typed word, rotors, custom actions and dials."
+  "Play the example adventure's five level kinds with their keys.
+Answers, a typed word, rotors, custom actions and dials."
   (efb-test--with-game
       (append efb-test--virtual
               (list "--adventure"
@@ -264,7 +264,8 @@ answers, a typed word, rotors, custom actions and dials."
     (should (string-match-p "5/5 solved" header-line-format))))
 
 (ert-deftest efb-test-keys-typed-ahead ()
-  "Keys pressed before the engine answered act where the earlier keys
+  "Act on the engine's focus with keys typed ahead.
+A key pressed before the engine answered acts where the earlier keys
 left the focus, not on the line point was on."
   (efb-test--with-game efb-test--virtual
     (efb-test--press "q")
@@ -283,8 +284,8 @@ left the focus, not on the line point was on."
     (should (equal efb--focus "question"))))
 
 (ert-deftest efb-test-torch ()
-  "A timed level: the torch's time in the header line, its warnings
-said, the menu pausing it."
+  "Show a timed level's torch in the header line.
+Its warnings are said, the menu pauses it, and it goes out."
   (let* ((adventure (with-temp-buffer
                       (insert-file-contents
                        (expand-file-name "docs/examples/lantern-room.json"

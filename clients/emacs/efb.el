@@ -6,7 +6,6 @@
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: games
-;; URL: https://github.com/escape-from-blindness/escape-from-blindness
 
 ;; This file is not part of GNU Emacs.
 
@@ -66,7 +65,7 @@
   :prefix "efb-")
 
 (defcustom efb-program "efb"
-  "The efb executable: a file name, or a command found on `exec-path'."
+  "The efb executable: a file name, or a command on variable `exec-path'."
   :type 'string)
 
 (defcustom efb-program-args nil
@@ -273,7 +272,7 @@ non-nil when everything was answered."
                   efb--elements))))
 
 (defun efb--describe (element)
-  "What a screen reader says for ELEMENT."
+  "Return the words a screen reader would use for ELEMENT."
   (let* ((traits (efb--get element 'traits))
          (roles (delq nil
                       (list (and (member "header" traits) "heading")
@@ -768,7 +767,7 @@ is marked with \"> \" and point is on it.
   (add-hook 'kill-buffer-hook #'efb--kill-process nil t))
 
 (defun efb--kill-process ()
-  "Stop the engine when its buffer goes."
+  "Stop the engine, as its buffer is killed."
   (efb--stop-ticker)
   (when (and efb--process (process-live-p efb--process))
     (delete-process efb--process)))
