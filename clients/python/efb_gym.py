@@ -236,7 +236,7 @@ class EscapeEnv(_Base):
         binary: the ``efb`` executable (default: ``$EFB_BINARY``, then the repository's build).
         locale: the adventure's language (``en``, ``fr``).
         max_actions: the size of the action space, an upper bound on the valid actions of a screen
-            (the shipped adventure has at most 33, on the level menu); further ones are left out.
+            (the shipped adventure has at most 27, on the level menu once every level is open); further ones are left out.
         max_length: the longest observation, in characters.
         max_steps: truncate an episode after this many steps (``None``: never).
         hints_at_once: ``--hints-at-once``: every hint of a level is ready at once.

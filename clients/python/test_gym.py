@@ -157,6 +157,17 @@ class EnvTests(unittest.TestCase):
         obs, info = self.env.reset(seed=2)
         self.assertIn("Skip the introduction", [a["label"] for a in info["valid_actions"]])
 
+    def test_engine_gone(self):
+        obs, info = self.env.reset(seed=1)
+        self.env.engine.kill()
+        obs, reward, terminated, truncated, info = self.env.step(0)
+        self.assertTrue(truncated)
+        self.assertFalse(terminated)
+        self.assertFalse(any(self.env.action_masks()))
+        # A new episode starts a new engine.
+        obs, info = self.env.reset(seed=1)
+        self.assertEqual(info["screen"], "intro-1")
+
     def test_render_ansi(self):
         env = EscapeEnv(BINARY, render_mode="ansi")
         try:
