@@ -218,6 +218,12 @@ Answers, a typed word, rotors, custom actions and dials."
     (efb-test--move-to "warm-handle")
     (efb-test--press "RET")
     (should (equal (efb-test--screen) "level-room-word"))
+    ;; Text beyond ASCII goes to the engine and comes back intact.
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "Café — ü 😀")))
+      (efb-test--press "t"))
+    (should (efb-test--said-p "The plate stays cold"))
+    (should (string-match-p "^> Your answer: Café — ü 😀 \\[text field\\]$"
+                            (buffer-string)))
     (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "a lantern")))
       (efb-test--press "t"))
     (should (equal (efb-test--screen) "level-room-dial"))

@@ -287,7 +287,8 @@ non-nil when everything was answered."
          (value (efb--get element 'value)))
     (string-join (delq nil (append (list (efb--get element 'label))
                                    roles
-                                   (and value (list value))))
+                                   (and value (not (string-empty-p value))
+                                        (list value))))
                  ", ")))
 
 (defun efb--handle-event (event)
@@ -377,7 +378,9 @@ non-nil when everything was answered."
          (actions (efb--get element 'actions))
          (text (concat (if focused "> " "  ")
                        (efb--get element 'label)
-                       (if value (concat ": " value) "")
+                       (if (and value (not (string-empty-p value)))
+                           (concat ": " value)
+                         "")
                        (if tags (format " [%s]" (string-join tags ", ")) "")
                        (if rotors
                            (format " (rotors: %s)" (string-join rotors ", "))
