@@ -237,18 +237,19 @@ public final class SoundPlayer {
     }
 
     /// The file to loop for `ambience` at the volume asked: the pack's own at 100, else a quieter copy in
-    /// the cache, written the first time (the pack's file when it cannot be).
+    /// the cache's `ambiences` folder, written the first time (the pack's file when it cannot be).
     private func ambienceFile(_ ambience: Ambience) -> String? {
         guard let file = pack.file(for: ambience) else { return nil }
         guard options.ambienceVolume < 100, let cache = options.cacheFolder else { return file }
         let bytes = Self.read(file)
         guard let audio = try? WAVAudio(bytes: bytes) else { return file }
         // The source's checksum in the name: a remade pack gets new copies.
-        let copy = "\(cache)/\(ambience.name)-\(Self.checksum(bytes))-volume-\(options.ambienceVolume).wav"
+        let folder = "\(cache)/ambiences"
+        let copy = "\(folder)/\(ambience.name)-\(Self.checksum(bytes))-volume-\(options.ambienceVolume).wav"
         if FileManager.default.fileExists(atPath: copy) { return copy }
         let quieter = audio.scaled(by: Double(options.ambienceVolume) / 100)
         do {
-            try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(quieter.bytes).write(to: URL(fileURLWithPath: copy), options: .atomic)
             return copy
         } catch {

@@ -122,6 +122,31 @@ struct PlaySoundTests {
         }
     }
 
+    @Test func aStopSignalStopsTheAmbienceToo() throws {
+        let folder = try temporaryFolder("play-sound-stop")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let player = try Self.recordingPlayer(in: folder)
+        // The quieter copy of the ambience goes to a cache of the test's own.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        let efb = try RunningEFB(
+            [
+                "play", "--seed", "1", "--clock", "virtual", "--memory-save", "--locale", "en",
+                "--sound-player", player.script, "--ambience-volume", "40",
+            ],
+            environment: environment
+        )
+        efb.write(Array("esc\n".utf8))
+        try waitUntil("the ambience to play") { !Self.lines(of: player.pids).isEmpty }
+        efb.stop()
+        #expect(efb.process.terminationStatus == 0)
+        #expect(efb.output.text.hasSuffix("Goodbye.\n"))
+        let played = Self.lines(of: player.log)
+        #expect(played.contains { $0.hasPrefix(folder.path + "/cache/escape-from-blindness/sounds/ambiences/") })
+        let pid = try #require(Self.lines(of: player.pids).first.flatMap { Int32($0) })
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the ambience player \(pid) is still there")
+    }
+
     @Test func withoutAPlayerTheGameSaysSoOnceAndPlaysOn() throws {
         let result = try runEFB(
             ["play", "--seed", "1", "--clock", "virtual", "--memory-save", "--locale", "en", "--sound"],

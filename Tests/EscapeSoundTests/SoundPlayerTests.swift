@@ -201,7 +201,7 @@ struct SoundPlayerTests {
         let player = player(processes, options: SoundPlayer.Options(ambienceVolume: 50, cacheFolder: cache.path))
         player.loop(Self.water, now: 0)
         let copy = try #require(processes.files.first)
-        #expect(copy.hasPrefix(cache.path + "/water-behind-a-wall-"))
+        #expect(copy.hasPrefix(cache.path + "/ambiences/water-behind-a-wall-"))
         #expect(copy.hasSuffix("-volume-50.wav"))
         let original = try WAVAudio(
             bytes: Array(Data(contentsOf: URL(fileURLWithPath: try #require(Self.pack.file(for: Self.water)))))
