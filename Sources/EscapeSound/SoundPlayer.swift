@@ -7,7 +7,7 @@ import Foundation
 /// Nothing here waits for a sound to finish. A started process is checked once its file should have
 /// ended (``deadline`` says when), then every ``Options/checkInterval`` until it has, and reaped; a cue
 /// still running ``Options/overrun`` after its end is stopped. An ambience is started again when its
-/// process ends, no sooner than its file's length after the last start, so a player that returns at
+/// process ends, no sooner than its file's length (and a second) after the last start, so a player that returns at
 /// once cannot spin; one that fails is not started again until the next ambience. ``stop()`` ends
 /// every process and reaps it: call it when the game ends, however it ends.
 ///
@@ -55,7 +55,9 @@ public final class SoundPlayer {
     /// A process playing a file.
     private struct Child {
         var pid: Int32
-        /// When its file ends, on the player's clock.
+        /// When it started, on the player's clock.
+        var started: Int64
+        /// When its file ends.
         var ends: Int64
         /// When to look at it next.
         var check: Int64
@@ -70,6 +72,9 @@ public final class SoundPlayer {
         /// Not playing: no file, or the player failed.
         case silent
     }
+
+    /// The least time between two starts of an ambience, in milliseconds, whatever its file says.
+    static let shortestLoop: Int64 = 1000
 
     private let command: PlayerCommand
     private let pack: SoundPack
@@ -178,10 +183,13 @@ public final class SoundPlayer {
             if !exit.succeeded {
                 tell(exit)
                 self.ambience?.state = .silent
-            } else if now < child.ends {
-                self.ambience?.state = .resting(until: child.ends)
             } else {
-                restartAmbience(now: now)
+                let due = max(child.ends, child.started + Self.shortestLoop)
+                if now < due {
+                    self.ambience?.state = .resting(until: due)
+                } else {
+                    restartAmbience(now: now)
+                }
             }
         case .resting(let until):
             if now >= until { restartAmbience(now: now) }
@@ -206,7 +214,7 @@ public final class SoundPlayer {
         switch processes.start(command.arguments(playing: file)) {
         case .success(let pid):
             let ends = now + length(of: file)
-            return Child(pid: pid, ends: ends, check: ends)
+            return Child(pid: pid, started: now, ends: ends, check: ends)
         case .failure(let error):
             tell("efb: sound: \(command) could not be started (\(error)); playing on without sound.")
             return nil

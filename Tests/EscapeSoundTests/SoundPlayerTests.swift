@@ -150,6 +150,29 @@ struct SoundPlayerTests {
         #expect(player.currentAmbience == nil)
     }
 
+    @Test func anAmbienceOfNoKnownLengthStartsAtMostOnceASecond() throws {
+        let folder = try temporaryFolder("odd-pack")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ambiences = folder.appendingPathComponent("ambiences")
+        try FileManager.default.createDirectory(at: ambiences, withIntermediateDirectories: true)
+        try Data("not a WAV file".utf8).write(to: ambiences.appendingPathComponent("water-behind-a-wall.wav"))
+        let processes = FakeProcesses()
+        let player = SoundPlayer(
+            command: PlayerCommand(arguments: ["/usr/bin/player"], name: "player"),
+            pack: SoundPack(folder: folder.path),
+            processes: processes,
+            report: { _ in }
+        )
+        player.loop(Self.water, now: 0)
+        processes.end(101)
+        player.service(now: 10)
+        #expect(processes.started.count == 1)
+        #expect(player.deadline == 1000)
+        player.service(now: 1000)
+        #expect(processes.started.count == 2)
+        player.stop()
+    }
+
     @Test func stopEndsEveryCueAndTheAmbience() {
         let processes = FakeProcesses()
         let player = player(processes)
