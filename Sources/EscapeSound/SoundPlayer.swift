@@ -82,7 +82,7 @@ public final class SoundPlayer {
     private let options: Options
     private let report: (String) -> Void
     private var cues: [Child] = []
-    private var ambience: (name: Ambience, file: String, milliseconds: Int64, state: LoopState)?
+    private var ambience: (name: Ambience, file: String, state: LoopState)?
     private var lengths: [String: Int64] = [:]
     private var reported = false
 
@@ -139,12 +139,11 @@ public final class SoundPlayer {
         guard ambience != self.ambience?.name else { return }
         stopAmbience()
         guard options.ambienceVolume > 0, let file = ambienceFile(ambience) else {
-            self.ambience = (ambience, "", 0, .silent)
+            self.ambience = (ambience, "", .silent)
             return
         }
-        let milliseconds = length(of: file)
         let state: LoopState = start(file, now: now).map { .playing($0) } ?? .silent
-        self.ambience = (ambience, file, milliseconds, state)
+        self.ambience = (ambience, file, state)
     }
 
     /// Stops the ambience.
