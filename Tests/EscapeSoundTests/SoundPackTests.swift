@@ -104,6 +104,30 @@ struct SoundPackTests {
         #expect(abs(first - last) < 328, "\(ambience): \(last) then \(first) at the seam")
     }
 
+    @Test func theScriptMakesThePackAsCommitted() throws {
+        let folder = try temporaryFolder("make-sounds")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = packageRoot.appendingPathComponent("scripts/make-sounds")
+        process.arguments = [folder.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let committed = packageRoot.appendingPathComponent("Sources/EscapeSound/Sounds")
+        for kind in ["cues", "ambiences"] {
+            let made = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(kind).path)
+            let kept = try FileManager.default.contentsOfDirectory(atPath: committed.appendingPathComponent(kind).path)
+            #expect(made.sorted() == kept.sorted())
+            // The same sox makes the same bytes; another version may differ in the last bits, not in length.
+            for name in made {
+                let new = try Self.audio(folder.appendingPathComponent(kind).appendingPathComponent(name).path)
+                let old = try Self.audio(committed.appendingPathComponent(kind).appendingPathComponent(name).path)
+                #expect(new.samples.count == old.samples.count, "\(kind)/\(name) is not what the script makes")
+            }
+        }
+    }
+
     @Test func aWAVFileReadsBackAsItWasWritten() throws {
         let audio = WAVAudio(sampleRate: 22050, channels: 1, samples: [0, 1, -1, 32767, -32768, 1234])
         #expect(try WAVAudio(bytes: audio.bytes) == audio)
