@@ -156,7 +156,7 @@ let package = Package(
             name: "EscapeSoundTests",
             dependencies: [
                 "EscapeSound", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeConsole",
-                "EscapeSaves", "efb", "EscapeTestSupport",
+                "EscapeBraille", "EscapeSaves", "efb", "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
         ),
