@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
         .library(name: "EscapeBraille", targets: ["EscapeBraille"]),
         .library(name: "EscapeConsole", targets: ["EscapeConsole"]),
+        .library(name: "EscapeSound", targets: ["EscapeSound"]),
     ],
     traits: [
         .trait(
@@ -70,6 +71,14 @@ let package = Package(
             dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime"],
             swiftSettings: strictSettings
         ),
+        // Sound for the console and Braille front ends: our own pack (made by scripts/make-sounds), played
+        // through pw-play, paplay or aplay in child processes the event loop never waits for.
+        .target(
+            name: "EscapeSound",
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime"],
+            resources: [.copy("Sounds")],
+            swiftSettings: strictSettings
+        ),
         // The executable: subcommands and the pipe front end.
         .executableTarget(
             name: "efb",
@@ -80,6 +89,7 @@ let package = Package(
                 "EscapeContent",
                 "EscapeSaves",
                 "EscapeBraille",
+                "EscapeSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -139,6 +149,14 @@ let package = Package(
             dependencies: [
                 "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
                 "EscapeTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EscapeSoundTests",
+            dependencies: [
+                "EscapeSound", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeConsole",
+                "EscapeBraille", "EscapeSaves", "efb", "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -15,6 +15,8 @@ struct Braille: ParsableCommand {
 
     @OptionGroup var game: GameOptions
 
+    @OptionGroup(title: "Sound") var sound: SoundOptions
+
     @Option(help: "BRLTTY's address: HOST:N is TCP port 4101+N, :N a local socket (default: BrlAPI's own).")
     var host: String?
 
@@ -34,7 +36,7 @@ struct Braille: ParsableCommand {
         #if BrlAPI
         let options = BrailleFrontEnd.Options(view: .init(flashMilliseconds: Int64(flashTime * 1000)))
         let clock = MonotonicClock()
-        try game.play(clock: clock) {
+        try game.play(clock: clock, sound: sound) {
             BrailleFrontEnd(
                 connector: BrlAPIConnector(host: host, auth: auth),
                 clock: clock,

@@ -3,6 +3,7 @@ import EscapeContent
 import EscapeCore
 import EscapeRuntime
 import EscapeSaves
+import EscapeSound
 import Foundation
 
 /// How a clock is chosen on the command line.
@@ -103,16 +104,22 @@ struct GameOptions: ParsableArguments {
     /// - Parameters:
     ///   - clock: The front end's clock (the loop's), when the front end keeps time of its own.
     ///   - whenLocked: What to do when another game holds the save (see ``makeHost(whenLocked:)``).
+    ///   - sound: The sound options, for a front end that plays sound; every sound stops when the loop ends.
     ///   - makeFrontEnd: The front end, made once the game is ready.
     /// - Throws: What ``makeHost(whenLocked:)`` throws.
     func play(
         clock: any GameClock = MonotonicClock(),
         whenLocked: SaveKeeper.WhenLocked? = nil,
+        sound: SoundOptions? = nil,
         frontEnd makeFrontEnd: () -> any FrontEnd
     ) throws {
         signal(SIGPIPE, SIG_IGN)
         let host = try makeHost(whenLocked: whenLocked)
         StopSignals.install()
-        EventLoop(host: host, frontEnd: makeFrontEnd(), clock: clock).run()
+        var frontEnd = makeFrontEnd()
+        let player = sound?.makePlayer()
+        defer { player?.stop() }
+        if let player { frontEnd = SoundFrontEnd(frontEnd, player: player) }
+        EventLoop(host: host, frontEnd: frontEnd, clock: clock).run()
     }
 }

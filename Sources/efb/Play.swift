@@ -15,6 +15,8 @@ struct Play: ParsableCommand {
 
     @OptionGroup var game: GameOptions
 
+    @OptionGroup(title: "Sound") var sound: SoundOptions
+
     @Flag(help: "Also speak through Speech Dispatcher (spd-say, from the Debian package speech-dispatcher).")
     var speech = false
 
@@ -33,6 +35,6 @@ struct Play: ParsableCommand {
             }
         }
         let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1)
-        try game.play { ConsoleFrontEnd(options: options, speaker: speaker) }
+        try game.play(sound: sound) { ConsoleFrontEnd(options: options, speaker: speaker) }
     }
 }

@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How a finished child process ended.
+public enum ChildExit: Sendable, Hashable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case signalled(Int32)
+
+    /// Whether it exited with status 0.
+    public var succeeded: Bool { self == .exited(0) }
+}
+
+/// Starts, watches and stops the player's processes: the seam between ``SoundPlayer`` and the system.
+///
+/// None of its methods waits for a process that is still playing, except ``stop(_:)``, which waits
+/// only for a process it has just asked to end.
+public protocol ChildProcesses: AnyObject {
+    /// Starts `arguments` (a program's path, then its arguments) without waiting for it.
+    ///
+    /// - Returns: The process id, or the error number when it could not start.
+    func start(_ arguments: [String]) -> Result<Int32, SpawnError>
+    /// Whether `pid` has ended, reaping it if so; `nil` while it runs.
+    func exit(of pid: Int32) -> ChildExit?
+    /// Ends `pid` (SIGTERM, then SIGKILL if it lingers) and reaps it.
+    func stop(_ pid: Int32)
+}
+
+/// A failed `posix_spawn`, with its error number.
+public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The `errno` value.
+    public var code: Int32
+
+    /// An error with its number.
+    public init(code: Int32) {
+        self.code = code
+    }
+
+    /// The system's words for it.
+    public var description: String { String(cString: strerror(code)) }
+}
+
+/// Child processes of this process, started with `posix_spawn` and reaped with `waitpid`.
+///
+/// A child starts with its standard streams on `/dev/null` (so nothing it says lands among the game's
+/// lines, and it never reads what the player types), with no other descriptor of ours (those without close-on-exec are closed in the child), in a process
+/// group of its own (a Ctrl-C at the terminal is the game's to handle), with the default action for every
+/// signal and none blocked.
+public final class SpawnedProcesses: ChildProcesses {
+    /// How long ``stop(_:)`` waits after SIGTERM before SIGKILL, in milliseconds.
+    private let patience: Int
+
+    /// Creates the launcher.
+    ///
+    /// - Parameter patience: How long a process may take to end after SIGTERM, in milliseconds.
+    public init(patience: Int = 1000) {
+        self.patience = patience
+    }
+
+    /// Wraps `posix_spawn`.
+    public func start(_ arguments: [String]) -> Result<Int32, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(
+                &actions,
+                descriptor,
+                "/dev/null",
+                descriptor == 0 ? O_RDONLY : O_WRONLY,
+                0
+            )
+        }
+        for descriptor in Self.inheritable() {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The game ignores SIGPIPE and catches SIGINT and SIGTERM; an ignored signal stays ignored across exec.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)
+        )
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
+    }
+
+    /// Our descriptors above the standard three that an `exec` would keep open (no `FD_CLOEXEC`), read
+    /// from `/proc/self/fd` (wraps `fcntl`).
+    private static func inheritable() -> [Int32] {
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return listed.compactMap(Int32.init).filter { descriptor in
+            guard descriptor > 2 else { return false }
+            let flags = fcntl(descriptor, F_GETFD)
+            return flags >= 0 && flags & FD_CLOEXEC == 0
+        }
+    }
+
+    /// Wraps `waitpid` with `WNOHANG`.
+    public func exit(of pid: Int32) -> ChildExit? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == 0 || (result < 0 && errno == EINTR) { return nil }
+        // Gone without a status (ECHILD: reaped already) counts as ended.
+        guard result == pid else { return .signalled(0) }
+        // WIFEXITED, WEXITSTATUS and WTERMSIG are macros: the low seven bits hold a terminating signal,
+        // the next eight the exit status.
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    }
+
+    /// Wraps `kill` and `waitpid`: SIGTERM, a wait of at most the patience, then SIGKILL and a last wait.
+    public func stop(_ pid: Int32) {
+        guard exit(of: pid) == nil else { return }
+        kill(pid, SIGTERM)
+        var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+        for _ in 0..<max(1, patience / 5) {
+            if exit(of: pid) != nil { return }
+            nanosleep(&pause, nil)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}

@@ -1,0 +1,36 @@
+public import EscapeCore
+import Foundation
+
+/// Where the sound files are: one per ``SoundCue`` in `cues/`, one per ``Ambience`` in `ambiences/`,
+/// each named after its wire name (`cues/torch-out.wav`, `ambiences/crackling-forge.wav`).
+///
+/// The shipped pack (``bundled``) is made by `scripts/make-sounds`; an ambience an adventure names but
+/// the pack lacks has no file, and plays as silence.
+public struct SoundPack: Sendable, Hashable {
+    /// The pack's folder.
+    public var folder: String
+
+    /// A pack in `folder`.
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The pack shipped with the game, among the package's resources; `nil` if they were not installed.
+    public static var bundled: SoundPack? {
+        Bundle.module.url(forResource: "Sounds", withExtension: nil).map { SoundPack(folder: $0.path) }
+    }
+
+    /// The file of `cue`, if the pack has one.
+    public func file(for cue: SoundCue) -> String? {
+        existing("\(folder)/cues/\(cue.rawValue).wav")
+    }
+
+    /// The file of `ambience`, if the pack has one.
+    public func file(for ambience: Ambience) -> String? {
+        existing("\(folder)/ambiences/\(ambience.name).wav")
+    }
+
+    private func existing(_ path: String) -> String? {
+        FileManager.default.isReadableFile(atPath: path) ? path : nil
+    }
+}
