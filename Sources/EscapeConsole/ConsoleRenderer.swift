@@ -66,7 +66,7 @@ public struct ConsoleRenderer: Sendable {
             return [ConsoleLine("Goodbye.")]
         case .ended(let reason, _):
             return reason == .escaped ? [ConsoleLine("You escaped: the game is complete.", style: .correct)] : []
-        case .validActions, .snapshot, .idle:
+        case .validActions, .snapshot, .idle, .role:
             return []
         }
     }

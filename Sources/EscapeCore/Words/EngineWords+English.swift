@@ -38,6 +38,15 @@ extension EngineWords {
         case .errorNoWaitToCancel: "no real-clock wait with the id {target} is pending"
         case .errorBatchWaitsOnRealClock:
             "a batch cannot wait on the real clock, since it would no longer be all or nothing; send the wait on its own"
+        case .errorReadOnly:
+            "you are following this game as an observer, so {command} is not yours to send; "
+                + "ask for control with hello and role \"controller\" once it is free"
+        case .errorControlled:
+            "another client controls the game; it can hand over with hello and role \"observer\", or by leaving"
+        case .errorOverflow:
+            "you read too slowly: more than {limit} bytes waited for you and were dropped; the whole state follows"
+        case .errorTooManyClients: "this game already has {limit} clients; try again when one leaves"
+        case .errorServeNeedsProtocol11: "a shared game speaks protocol 1.1 to every client, not {requested}"
 
         case .errorSaveLocked:
             "another game is playing with the save ({location}); this game starts from that save but runs read-only: "

@@ -38,6 +38,15 @@ extension EngineWords {
         case .errorNoWaitToCancel: "aucune attente sur l'horloge réelle n'a l'identifiant {target}"
         case .errorBatchWaitsOnRealClock:
             "un lot ne peut pas attendre sur l'horloge réelle, car il ne serait plus tout ou rien ; envoie l'attente seule"
+        case .errorReadOnly:
+            "tu suis cette partie en observateur : {command} ne t'appartient pas ; "
+                + "demande la main avec hello et le rôle « controller » quand elle est libre"
+        case .errorControlled:
+            "un autre client mène la partie ; il peut passer la main avec hello et le rôle « observer », ou en partant"
+        case .errorOverflow:
+            "tu lis trop lentement : plus de {limit} octets t'attendaient et ont été abandonnés ; l'état complet suit"
+        case .errorTooManyClients: "cette partie a déjà {limit} clients ; réessaie quand l'un d'eux sera parti"
+        case .errorServeNeedsProtocol11: "une partie partagée parle le protocole 1.1 à chaque client, pas {requested}"
 
         case .errorSaveLocked:
             "une autre partie utilise la sauvegarde ({location}) ; cette partie part de cette sauvegarde, mais en "

@@ -74,6 +74,19 @@ extension EngineWords {
         /// A batch holding a `wait` on the real clock.
         case errorBatchWaitsOnRealClock
 
+        // MARK: Errors of a shared game (efb serve)
+
+        /// An observer's command that would change the game: `{command}`.
+        case errorReadOnly
+        /// Asking to play while another client controls the game.
+        case errorControlled
+        /// A client's unread output dropped: `{limit}` bytes; the whole state follows.
+        case errorOverflow
+        /// A connection past the limit of `{limit}` clients.
+        case errorTooManyClients
+        /// A shared game speaks protocol 1.1 only: the client's `{requested}`.
+        case errorServeNeedsProtocol11
+
         // MARK: Save problems in the opening
 
         /// Another game holds the save: `{location}`.

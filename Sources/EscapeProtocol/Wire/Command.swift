@@ -33,6 +33,8 @@ public struct ClientHello: Sendable, Hashable {
     public var timePressure: Bool?
     /// The language the client would like (BCP 47, `fr` say), if it said.
     public var locale: String?
+    /// The part it asks for in a game that `efb serve` shares; `nil` when it did not say.
+    public var role: ClientRole?
 
     /// Creates a hello.
     public init(
@@ -42,7 +44,8 @@ public struct ClientHello: Sendable, Hashable {
         keys: [String: String] = [:],
         want: [String] = [],
         timePressure: Bool? = nil,
-        locale: String? = nil
+        locale: String? = nil,
+        role: ClientRole? = nil
     ) {
         self.want = want
         self.timePressure = timePressure
@@ -51,12 +54,21 @@ public struct ClientHello: Sendable, Hashable {
         self.capabilities = capabilities
         self.keys = keys
         self.locale = locale
+        self.role = role
     }
 
     /// The newest of `supported` that the client accepts; `nil` when there is no common version.
     public func best(among supported: [ProtocolVersion]) -> ProtocolVersion? {
         acceptedVersions.best(among: supported)
     }
+}
+
+/// A client's part in a game that `efb serve` shares between several clients.
+public enum ClientRole: String, Sendable, Hashable, CaseIterable {
+    /// Plays: its commands change the game.
+    case controller
+    /// Follows: it receives the game's events and may only ask (`state`, `ping`, ...).
+    case observer
 }
 
 /// One command of a `batch`, with its own optional `ifGen`.

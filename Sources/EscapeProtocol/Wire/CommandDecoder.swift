@@ -77,7 +77,8 @@ public enum CommandDecoder {
                     keys: try fields.optionalStringMap("keys") ?? [:],
                     want: try fields.optionalStrings("want") ?? [],
                     timePressure: try fields.optionalBool("timePressure"),
-                    locale: try fields.optionalString("locale")
+                    locale: try fields.optionalString("locale"),
+                    role: try fields.optionalEnumeration("role", ClientRole.self)
                 )
             )
         case "next": return .game(.next)
@@ -404,6 +405,13 @@ private struct Fields {
             throw DecodingFailure(.invalidParams, reason, field: name)
         }
         return value
+    }
+
+    func optionalEnumeration<Value: RawRepresentable & CaseIterable>(
+        _ name: String,
+        _ type: Value.Type
+    ) throws(DecodingFailure) -> Value? where Value.RawValue == String {
+        object[name] == nil ? nil : try enumeration(name, type)
     }
 
     func optionalStrings(_ name: String) throws(DecodingFailure) -> [String]? {

@@ -38,6 +38,14 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case saveLocked = "save_locked"
     /// One line would send more events than the limit; nothing of it happened.
     case tooManyEvents = "too_many_events"
+    /// `efb serve`: an observer asked for something that changes the game.
+    case readOnly = "read_only"
+    /// `efb serve`: the client asked to play while another client controls the game.
+    case controlled
+    /// `efb serve`: the client read too slowly; what it had not read was dropped and the whole state follows.
+    case overflow
+    /// `efb serve`: the game already has as many clients as it takes; the connection is closed.
+    case tooManyClients = "too_many_clients"
 }
 
 /// An `error` event's content.

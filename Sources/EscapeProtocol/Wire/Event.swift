@@ -67,6 +67,8 @@ public enum Event: Sendable, Hashable {
     case snapshot(blob: String)
     /// The end of a burst of events the engine sent on its own (protocol 1.1).
     case idle
+    /// `efb serve`: the client's part in the shared game, and whether control is free to take.
+    case role(ClientRole, controlFree: Bool)
 }
 
 /// An event with the envelope fields every line carries.

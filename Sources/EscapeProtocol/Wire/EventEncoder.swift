@@ -90,6 +90,11 @@ public enum EventEncoder {
             return ["type": "snapshot", "gen": .int(generation), "blob": .string(blob)]
         case .idle:
             return ["type": "idle", "gen": .int(generation)]
+        case .role(let role, let controlFree):
+            return [
+                "type": "role", "gen": .int(generation), "role": .string(role.rawValue),
+                "controlFree": .bool(controlFree),
+            ]
         }
     }
 

@@ -88,13 +88,21 @@ public struct EventLoop {
         if let deadline = frontEnd.deadline { timeouts.append(deadline - clock.now()) }
         let timeout = timeouts.min().map { Int32(clamping: max(0, $0)) } ?? -1
         var entries = frontEnd.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        for descriptor in frontEnd.writeDescriptors {
+            if let index = entries.firstIndex(where: { $0.fd == descriptor }) {
+                entries[index].events |= Int16(POLLOUT)
+            } else {
+                entries.append(pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0))
+            }
+        }
         if StopSignals.descriptor >= 0 {
             entries.append(pollfd(fd: StopSignals.descriptor, events: Int16(POLLIN), revents: 0))
         }
         let ready = poll(&entries, nfds_t(entries.count), timeout)
         guard ready > 0 else { return [] }  // a timeout, or EINTR: the next turn looks again
         var readable: Set<Int32> = []
-        for entry in entries where entry.revents != 0 {
+        // A descriptor that can only take output is not readable: the next turn's flush writes to it.
+        for entry in entries where entry.revents & ~Int16(POLLOUT) != 0 {
             if entry.fd == StopSignals.descriptor {
                 StopSignals.drain()
             } else {

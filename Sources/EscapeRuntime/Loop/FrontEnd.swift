@@ -8,6 +8,9 @@ public import EscapeProtocol
 public protocol FrontEnd: AnyObject {
     /// The file descriptors whose input wakes the loop (standard input, a display's socket).
     var descriptors: [Int32] { get }
+    /// The file descriptors it has output waiting for: the loop wakes when one can take more, and
+    /// ``flush(now:)`` writes what it can.
+    var writeDescriptors: [Int32] { get }
     /// When the front end next wants ``service(readable:now:submit:)`` with nothing to read, on the
     /// loop's clock (a message timing out, a reconnection); `nil` for never.
     var deadline: Int64? { get }
@@ -36,6 +39,8 @@ public protocol FrontEnd: AnyObject {
 }
 
 extension FrontEnd {
+    /// Writes everything at once: nothing waits for an output.
+    public var writeDescriptors: [Int32] { [] }
     /// No deadline of its own.
     public var deadline: Int64? { nil }
     /// Ready from the start.

@@ -1,0 +1,517 @@
+public import EscapeCore
+import EscapeJSON
+public import EscapeProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One game shared by many clients over a Unix domain socket (`efb serve`).
+///
+/// Every connection speaks the pipe's protocol, in version 1.1. The first one to connect while
+/// nobody controls the game (or one that asks with `hello` and `role: "controller"` then) is its
+/// controller: its commands go to the session. The others are observers: they receive every event
+/// the game produces, get the whole state when they join, and may only ask (`ping`, `state`,
+/// `validActions`, `repeat`, `snapshot`, `hello`, `quit`); anything else is refused with `read_only`.
+///
+/// Replies go to the client that asked, with its own ids; each connection has its own `seq`. A client
+/// leaving never stops the game. Output waits in a bounded queue per client, written without blocking:
+/// a client that lets more than ``Limits/pendingBytes`` pile up loses them, is told `overflow`, and
+/// gets the whole state again once it reads, so a slow observer never holds the controller up.
+///
+/// The session never sees the clients' own ids: each request is given one that says who sent it and
+/// what it asked, so replies (also those sent after a real-clock `wait`) find their way back.
+public final class ServeFrontEnd: FrontEnd {
+    /// The bounds of a shared game.
+    public struct Limits: Sendable, Hashable {
+        /// The most clients connected at once.
+        public var clients: Int
+        /// The most bytes waiting for one client.
+        public var pendingBytes: Int
+
+        /// Creates limits.
+        public init(clients: Int = 16, pendingBytes: Int = 1 << 20) {
+            self.clients = clients
+            self.pendingBytes = pendingBytes
+        }
+    }
+
+    private let listener: UnixListener
+    private let limits: Limits
+    private let words: EngineWords
+    private var clients: [Int: ServeClient] = [:]
+    private var controller: Int?
+    private var nextNumber = 1
+    private var generation = 0
+    /// The engine's `hello`, as every joining client and observer receives it.
+    private var serverHello: ServerHello?
+    /// Problems the opening reported (a locked save, say), told to every client that joins.
+    private var openingProblems: [Event] = []
+    private var opened = false
+    /// The client whose raw line the session is reading, for replies that carry no id of ours.
+    private var reading: Int?
+    /// Observers that received part of a burst and get `idle` at its end.
+    private var burstReceivers: Set<Int> = []
+    /// The loop's time at the last service.
+    private var lastNow: Int64 = 0
+
+    /// Creates a front end that serves on `listener`.
+    ///
+    /// - Parameters:
+    ///   - listener: The socket clients connect to.
+    ///   - words: The engine's words in the adventure's language, for the errors of a shared game.
+    ///   - limits: How many clients, and how much output may wait for one.
+    public init(listener: UnixListener, words: EngineWords, limits: Limits = Limits()) {
+        self.listener = listener
+        self.words = words
+        self.limits = limits
+    }
+
+    /// The listening socket and every client's.
+    public var descriptors: [Int32] {
+        [listener.descriptor] + clients.values.filter { !$0.input.isEnded }.map(\.descriptor)
+    }
+
+    /// The clients with output waiting.
+    public var writeDescriptors: [Int32] {
+        clients.values.filter { !$0.pending.isEmpty }.map(\.descriptor)
+    }
+
+    /// Now, while a client waits to be caught up with the whole state and can take it.
+    public var deadline: Int64? {
+        clients.values.contains { $0.needsState && $0.pending.isEmpty } ? lastNow : nil
+    }
+
+    /// Never: clients come and go, the game goes on.
+    public var isClosed: Bool { false }
+
+    /// Asks for protocol 1.1 and the valid actions after every focus, for every client alike.
+    public func opening() -> [SessionInput] {
+        opened = true
+        let hello = ClientHello(client: "efb serve", acceptedVersions: .versions([.v1_1]), want: ["validActions"])
+        return [.request(Request(id: RoutedID(kind: .server, client: 0, original: nil).wire, command: .hello(hello)))]
+    }
+
+    // MARK: - Input
+
+    /// Accepts new clients, reads every client's lines, and catches up clients that need the whole state.
+    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        lastNow = now
+        if readable.contains(listener.descriptor) {
+            while let descriptor = listener.accept() { join(descriptor, submit: submit) }
+        }
+        for number in clients.keys.sorted() {
+            guard let client = clients[number] else { continue }
+            for frame in client.input.read(readable: readable) where !client.closesWhenWritten {
+                handle(frame, from: number, submit: submit)
+            }
+            if client.input.isEnded { leave(number) }
+        }
+        for (number, client) in clients.sorted(by: { $0.key < $1.key })
+        where client.needsState && client.pending.isEmpty {
+            client.needsState = false
+            client.dropping = false
+            submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
+        }
+        endBursts()
+    }
+
+    private func join(_ descriptor: Int32, submit: (SessionInput) -> Void) {
+        let number = nextNumber
+        nextNumber += 1
+        let client = ServeClient(number: number, descriptor: descriptor)
+        guard clients.count < limits.clients else {
+            let message = words(.errorTooManyClients, ["limit": "\(limits.clients)"])
+            client.seq += 1
+            EventEncoder.encode(stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1), into: &client.pending)
+            _ = client.write()
+            client.close()
+            return
+        }
+        clients[number] = client
+        if controller == nil { controller = number }
+        if let serverHello { send(.hello(serverHello), to: number) }
+        send(.role(role(of: number), controlFree: controller == nil), to: number)
+        for problem in openingProblems { send(problem, to: number) }
+        submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
+    }
+
+    private func leave(_ number: Int) {
+        guard let client = clients.removeValue(forKey: number) else { return }
+        client.close()
+        if controller == number {
+            controller = nil
+            tellRoles()
+        }
+    }
+
+    private func handle(_ frame: LineFramer.Frame, from number: Int, submit: (SessionInput) -> Void) {
+        guard case .line(let bytes) = frame, case .request(let request) = CommandDecoder.decode(bytes) else {
+            // The session says what is wrong with the line, in the protocol's own words.
+            reading = number
+            submit(.frame(frame))
+            reading = nil
+            return
+        }
+        if case .hello(let hello) = request.command {
+            handleHello(hello, request: request, from: number, submit: submit)
+            return
+        }
+        let isController = controller == number
+        if !isController {
+            guard Self.isQuestion(request.command) else {
+                let message = words(.errorReadOnly, ["command": Self.name(of: request.command)])
+                reply(.error(ProtocolError(.readOnly, message)), to: number, id: request.id)
+                reply(.done, to: number, id: request.id)
+                return
+            }
+            if case .quit = request.command {
+                reply(.bye, to: number, id: request.id)
+                clients[number]?.closesWhenWritten = true
+                return
+            }
+        }
+        let kind: RoutedID.Kind =
+            switch request.command {
+            case .state, .ping, .validActions, .snapshot, .game(.repeatAnnouncement): .own
+            case .restore: .restore
+            default: isController ? .shared : .own
+            }
+        var routed = request
+        routed.id = RoutedID(kind: kind, client: number, original: request.id).wire
+        if case .cancel(let target) = request.command {
+            routed.command = .cancel(target: RoutedID(kind: .shared, client: number, original: target).wire)
+        }
+        submit(.request(routed))
+    }
+
+    private func handleHello(_ hello: ClientHello, request: Request, from number: Int, submit: (SessionInput) -> Void) {
+        guard hello.best(among: [.v1_1]) != nil else {
+            let message = words(.errorServeNeedsProtocol11, ["requested": "\(hello.acceptedVersions)"])
+            reply(.error(ProtocolError(.unsupportedProtocol, message, field: "protocol")), to: number, id: request.id)
+            reply(.done, to: number, id: request.id)
+            return
+        }
+        switch hello.role {
+        case .controller where controller != number:
+            guard controller == nil else {
+                reply(
+                    .error(ProtocolError(.controlled, words(.errorControlled), field: "role")),
+                    to: number,
+                    id: request.id
+                )
+                reply(.done, to: number, id: request.id)
+                return
+            }
+            controller = number
+            tellRoles()
+        case .observer where controller == number:
+            controller = nil
+            tellRoles()
+        default:
+            break
+        }
+        guard controller == number else {
+            // An observer's hello changes nothing of the game: the engine's hello, as it stands.
+            if let serverHello { reply(.hello(serverHello), to: number, id: request.id) }
+            reply(.done, to: number, id: request.id)
+            return
+        }
+        // The controller's hello names its keys and preferences; every client keeps the valid actions.
+        var shared = hello
+        shared.acceptedVersions = .versions([.v1_1])
+        if !shared.want.contains("validActions") { shared.want.append("validActions") }
+        let id = RoutedID(kind: .shared, client: number, original: request.id).wire
+        submit(.request(Request(id: id, ifGen: request.ifGen, command: .hello(shared))))
+    }
+
+    /// The commands an observer may send: they ask, they change nothing.
+    private static func isQuestion(_ command: Command) -> Bool {
+        switch command {
+        case .state, .ping, .validActions, .snapshot, .quit, .hello, .game(.repeatAnnouncement): true
+        case .game, .wait, .onElement, .restore, .batch, .cancel: false
+        }
+    }
+
+    private static func name(of command: Command) -> String {
+        let gesture: GameCommand
+        switch command {
+        case .hello: return "hello"
+        case .state: return "state"
+        case .ping: return "ping"
+        case .wait: return "wait"
+        case .quit: return "quit"
+        case .validActions: return "validActions"
+        case .snapshot: return "snapshot"
+        case .restore: return "restore"
+        case .batch: return "batch"
+        case .cancel: return "cancel"
+        case .game(let command), .onElement(_, let command): gesture = command
+        }
+        guard case .object(let object) = CommandEncoder.json(gesture), case .string(let type)? = object["type"] else {
+            return "this command"
+        }
+        return type
+    }
+
+    // MARK: - Output
+
+    /// Routes the session's events: replies to whoever asked, the game's events to everyone.
+    public func show(_ events: [StampedEvent], now: Int64) {
+        for stamped in events {
+            generation = stamped.generation
+            guard let replyTo = stamped.replyTo else {
+                if !opened {
+                    remember(stamped.event)
+                } else if let reading, Self.isReply(stamped.event) {
+                    send(stamped.event, to: reading)
+                } else {
+                    for number in clients.keys.sorted() { send(stamped.event, to: number) }
+                }
+                continue
+            }
+            guard let routed = RoutedID(replyTo) else {
+                // A line the session could not read: its id came from the line itself.
+                if let reading { send(stamped.event, to: reading, replyTo: replyTo) }
+                continue
+            }
+            route(stamped.event, routed)
+        }
+    }
+
+    private func route(_ event: Event, _ routed: RoutedID) {
+        switch routed.kind {
+        case .server:
+            if case .hello(let hello) = event { serverHello = hello }
+        case .join:
+            guard case .done = event else {
+                send(event, to: routed.client)
+                return
+            }
+            send(.idle, to: routed.client)
+        case .own:
+            send(event, to: routed.client, replyTo: routed.original)
+        case .shared, .restore:
+            send(event, to: routed.client, replyTo: routed.original)
+            if case .hello(let hello) = event { serverHello = hello }
+            guard !Self.isReply(event) else {
+                if case .done = event, routed.kind == .restore {
+                    for (number, client) in clients where number != routed.client { client.needsState = true }
+                }
+                return
+            }
+            for number in clients.keys.sorted() where number != routed.client {
+                send(event, to: number)
+                burstReceivers.insert(number)
+            }
+        }
+    }
+
+    /// Events that answer one client and mean nothing to the others.
+    private static func isReply(_ event: Event) -> Bool {
+        switch event {
+        case .hello, .error, .done, .snapshot, .role: true
+        case .game, .progress, .bye, .ended, .validActions, .idle: false
+        }
+    }
+
+    /// The opening, sent before any client could connect: its `hello` and problems are kept for joiners.
+    private func remember(_ event: Event) {
+        switch event {
+        case .hello(let hello): serverHello = hello
+        case .error: openingProblems.append(event)
+        default: break
+        }
+    }
+
+    /// Ends the bursts observers received with `idle`, as the engine ends its own.
+    private func endBursts() {
+        for number in burstReceivers.sorted() { send(.idle, to: number) }
+        burstReceivers.removeAll()
+    }
+
+    private func tellRoles() {
+        for number in clients.keys.sorted() {
+            send(.role(role(of: number), controlFree: controller == nil), to: number)
+        }
+    }
+
+    private func role(of number: Int) -> ClientRole { controller == number ? .controller : .observer }
+
+    private func reply(_ event: Event, to number: Int, id: RequestID?) {
+        send(event, to: number, replyTo: id)
+    }
+
+    private func send(_ event: Event, to number: Int, replyTo: RequestID? = nil) {
+        guard let client = clients[number], !client.dropping, !client.saidBye else { return }
+        if case .bye = event { client.saidBye = true }
+        client.seq += 1
+        EventEncoder.encode(stamp(event, seq: client.seq, replyTo: replyTo), into: &client.pending)
+        // Only what the socket will not take counts: a long burst is written as it grows.
+        guard client.pending.count > limits.pendingBytes, client.write(),
+            client.pending.count > limits.pendingBytes
+        else { return }
+        client.dropUnwrittenLines()
+        client.seq += 1
+        let message = words(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
+        EventEncoder.encode(stamp(.error(ProtocolError(.overflow, message)), seq: client.seq), into: &client.pending)
+        client.dropping = true
+        client.needsState = true
+    }
+
+    private func stamp(_ event: Event, seq: Int, replyTo: RequestID? = nil) -> StampedEvent {
+        StampedEvent(seq: seq, replyTo: replyTo, generation: generation, event: event, protocolMinor: 1)
+    }
+
+    /// Writes to every client what it can take now; a client whose socket failed leaves.
+    public func flush(now: Int64) {
+        endBursts()
+        for (number, client) in clients {
+            if !client.write() {
+                leave(number)
+            } else if client.closesWhenWritten && client.pending.isEmpty {
+                leave(number)
+            }
+        }
+    }
+
+    /// Gives every client up to `milliseconds` to take what waits for it, then closes them all.
+    public func drain(milliseconds: Int32) {
+        var left = milliseconds
+        while left > 0, clients.values.contains(where: { !$0.pending.isEmpty }) {
+            var entries = clients.values.filter { !$0.pending.isEmpty }.map {
+                pollfd(fd: $0.descriptor, events: Int16(POLLOUT), revents: 0)
+            }
+            if poll(&entries, nfds_t(entries.count), 50) < 0 && errno != EINTR { break }
+            left -= 50
+            for (number, client) in clients where !client.write() { leave(number) }
+        }
+        for number in Array(clients.keys) { leave(number) }
+    }
+}
+
+/// A connected client: its reader, its waiting output and its own `seq`.
+final class ServeClient {
+    let number: Int
+    let descriptor: Int32
+    var input: LineInput
+    var pending: [UInt8] = []
+    var seq = 0
+    /// Output was dropped: nothing more is queued until the client gets the whole state again.
+    var dropping = false
+    /// The client gets the whole state (`state`) once its output is written.
+    var needsState = false
+    /// The client said `quit`: it leaves once its `bye` is written.
+    var closesWhenWritten = false
+    /// The socket took part of a line: the rest must follow before anything else.
+    private var midLine = false
+    /// `bye` was queued: nothing follows it.
+    var saidBye = false
+    private var isClosed = false
+
+    init(number: Int, descriptor: Int32) {
+        self.number = number
+        self.descriptor = descriptor
+        input = LineInput(descriptor: descriptor)
+    }
+
+    /// Drops what waits, all but the rest of a line the socket already took the start of.
+    func dropUnwrittenLines() {
+        let keep = midLine ? (pending.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? pending.count) : 0
+        pending.removeSubrange(keep...)
+    }
+
+    /// Writes what the socket takes without blocking; `false` when the client is gone.
+    func write() -> Bool {
+        guard !isClosed else { return false }
+        var offset = 0
+        defer {
+            if offset > 0 {
+                midLine = pending[offset - 1] != UInt8(ascii: "\n")
+                pending.removeFirst(offset)
+            }
+        }
+        while offset < pending.count {
+            let written = pending.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK
+            }
+            offset += written
+        }
+        return true
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        closeDescriptor(descriptor)
+    }
+}
+
+/// `close(2)`, under a name the method above does not shadow.
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
+}
+
+/// The id the session sees for a client's request: who sent it, what it asked, and the client's own id.
+struct RoutedID: Hashable {
+    /// What the events answering it are for.
+    enum Kind: Character {
+        /// The server's own request: its answers go nowhere.
+        case server = "s"
+        /// The whole state for a client that joins or catches up: to it alone, ended by `idle`.
+        case join = "j"
+        /// A question: the answers are the asker's alone.
+        case own = "o"
+        /// The controller's command: replies to it, the game's events to everyone.
+        case shared = "c"
+        /// The controller's `restore`: as ``shared``, and every observer gets the whole state after it.
+        case restore = "r"
+    }
+
+    var kind: Kind
+    var client: Int
+    var original: RequestID?
+
+    private static let mark: Character = "\u{1}"
+
+    init(kind: Kind, client: Int, original: RequestID?) {
+        self.kind = kind
+        self.client = client
+        self.original = original
+    }
+
+    /// Reads an id made by ``wire``; `nil` for any other.
+    init?(_ id: RequestID) {
+        guard case .string(let text) = id, text.first == Self.mark else { return nil }
+        let body = text.dropFirst()
+        guard let kindCharacter = body.first, let kind = Kind(rawValue: kindCharacter),
+            let separator = body.dropFirst().firstIndex(of: Self.mark),
+            let client = Int(body[body.index(after: body.startIndex)..<separator])
+        else { return nil }
+        let original = body[body.index(after: separator)...]
+        self.kind = kind
+        self.client = client
+        switch original.first {
+        case nil: self.original = nil
+        case "i": self.original = Int(original.dropFirst()).map(RequestID.int)
+        default: self.original = .string(String(original.dropFirst()))
+        }
+    }
+
+    /// The id as the session sees it.
+    var wire: RequestID {
+        let original: String =
+            switch self.original {
+            case nil: ""
+            case .int(let number): "i\(number)"
+            case .string(let text): "s\(text)"
+            }
+        return .string("\(Self.mark)\(kind.rawValue)\(client)\(Self.mark)\(original)")
+    }
+}
