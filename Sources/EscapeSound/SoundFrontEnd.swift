@@ -27,6 +27,9 @@ public final class SoundFrontEnd: FrontEnd {
     /// The wrapped front end's.
     public var descriptors: [Int32] { wrapped.descriptors }
 
+    /// The wrapped front end's.
+    public var writeDescriptors: [Int32] { wrapped.writeDescriptors }
+
     /// The nearer of the wrapped front end's and the player's.
     public var deadline: Int64? {
         [wrapped.deadline, player.deadline].compactMap { $0 }.min()
