@@ -14,6 +14,11 @@ import Musl
 /// same ``EventLoop``. The front end only turns keys into commands and shows the events it gets back. When the connection
 /// to BRLTTY drops, it tells the engine the player's assistive technology went away, reconnects
 /// with backoff, tells the engine it is back, and shows exactly what was there before.
+///
+/// BRLTTY also borrows the display while the connection stays: to show one of its own messages (the
+/// title of its preferences menu, command learn mode, ...) it tells its clients the display is
+/// offline (`OFFLINE`), and when it gives the display back it says `NOOP`. That is not a lost
+/// display: the game waits, writes nothing, and shows the view again as it was when BRLTTY is done.
 public final class BrailleFrontEnd: FrontEnd {
     /// Timing of the front end.
     public struct Options: Sendable {
@@ -25,18 +30,22 @@ public final class BrailleFrontEnd: FrontEnd {
         public var reconnectMaximum: Int64
         /// How often the display's size is read again while nothing happens, in milliseconds.
         public var sizeCheckInterval: Int64
+        /// The language of the key descriptions sent in `hello` (the adventure's).
+        public var keyLanguage: KeyLanguage
 
         /// Creates options.
         public init(
             view: BrailleView.Options = BrailleView.Options(),
             reconnectInitial: Int64 = 250,
             reconnectMaximum: Int64 = 1000,
-            sizeCheckInterval: Int64 = 1000
+            sizeCheckInterval: Int64 = 1000,
+            keyLanguage: KeyLanguage = .english
         ) {
             self.view = view
             self.reconnectInitial = reconnectInitial
             self.reconnectMaximum = reconnectMaximum
             self.sizeCheckInterval = sizeCheckInterval
+            self.keyLanguage = keyLanguage
         }
     }
 
@@ -54,6 +63,8 @@ public final class BrailleFrontEnd: FrontEnd {
     private var toldWaiting = false
     private var everConnected = false
     private var toldConnected = false
+    /// Whether BRLTTY is showing a screen of its own on the display (between `OFFLINE` and the next key).
+    private var heldByBRLTTY = false
     /// What the front end has to tell the session at its next service (the display went or came back).
     private var queued: [SessionInput] = []
 
@@ -110,20 +121,23 @@ public final class BrailleFrontEnd: FrontEnd {
     /// A display going away is not the end: the front end reconnects.
     public var isClosed: Bool { false }
 
-    /// The front end's `hello`: it names its keys, so teaching texts name them, and asks for protocol
-    /// 1.1, whose `time` announcements let a new time left replace the one on the display.
-    public static var hello: ClientHello {
+    /// The front end's `hello`, its keys described in English.
+    public static var hello: ClientHello { hello(keyLanguage: .english) }
+
+    /// The front end's `hello`: it describes its keys in `keyLanguage`, so teaching texts name them, and
+    /// asks for protocol 1.1, whose `time` announcements let a new time left replace the one on the display.
+    public static func hello(keyLanguage: KeyLanguage) -> ClientHello {
         ClientHello(
             client: "efb braille",
             acceptedVersions: .versions([.v1_0, .v1_1]),
             capabilities: ["braille"],
-            keys: BrailleKeyMap.keyNames
+            keys: BrailleKeyMap.keyNames(in: keyLanguage)
         )
     }
 
-    /// Says ``hello``.
+    /// Says ``hello(keyLanguage:)``.
     public func opening() -> [SessionInput] {
-        [.request(request(.hello(Self.hello)))]
+        [.request(request(.hello(Self.hello(keyLanguage: options.keyLanguage))))]
     }
 
     /// Connects or reconnects when due, reads the keys, lets messages time out, follows size changes.
@@ -182,6 +196,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private func connect() throws(BrailleError) {
         let display = try connector.connect()
         self.display = display
+        heldByBRLTTY = false
         view.size = usable(display.size)
         lastFrame = nil
         // A display BRLTTY has not heard from yet reports no cells: look again soon.
@@ -213,7 +228,8 @@ public final class BrailleFrontEnd: FrontEnd {
     }
 
     private func checkSize(now: Int64) {
-        guard let display, now >= nextSizeCheck else { return }
+        // While BRLTTY shows its own message, it answers no request: ask once it is done.
+        guard let display, !heldByBRLTTY, now >= nextSizeCheck else { return }
         nextSizeCheck = now + options.sizeCheckInterval
         do throws(BrailleError) {
             let size = try display.refreshSize()
@@ -241,9 +257,11 @@ public final class BrailleFrontEnd: FrontEnd {
         do throws(BrailleError) {
             while let key = try display.readKey() {
                 if key == .command(.offline) {
-                    lose(.disconnected("the display went offline"))
-                    return
+                    hold()
+                    continue
                 }
+                if heldByBRLTTY { release() }
+                if key == .command(.noop) { continue }
                 for command in view.handle(key, now: clock.now()) {
                     submit(.request(request(.game(command))))
                 }
@@ -253,8 +271,23 @@ public final class BrailleFrontEnd: FrontEnd {
         }
     }
 
+    /// BRLTTY took the display for a screen of its own: keep everything and wait for it to give it back.
+    private func hold() {
+        guard !heldByBRLTTY else { return }
+        heldByBRLTTY = true
+        log("BRLTTY is showing its own screen (its menu or a message); the game waits on the display.")
+    }
+
+    /// BRLTTY gave the display back (it said `NOOP`, or a key came): show the view again as it was.
+    private func release() {
+        heldByBRLTTY = false
+        lastFrame = nil
+        nextSizeCheck = clock.now()
+        log("BRLTTY gave the display back; the game is on the display again.")
+    }
+
     private func render() {
-        guard let display, display.size.cells > 0 else { return }
+        guard let display, !heldByBRLTTY, display.size.cells > 0 else { return }
         let frame = view.frame
         guard frame != lastFrame else { return }
         do throws(BrailleError) {

@@ -131,7 +131,7 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: host) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames["next"] == "LNDN / down arrow")
+        #expect(session.engine.keyNames["next"] == "the key for “go down one line” (LNDN)")
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
     }
 
@@ -181,21 +181,32 @@ final class SteppingClock: GameClock {
         #expect(second.text == "You wake on cold")
     }
 
-    @Test func theOfflineKeyCountsAsLosingTheDisplay() throws {
-        let first = FakeDisplay()
-        first.keys = [.command(.offline)]
-        let second = FakeDisplay()
+    @Test func offlineMeansBRLTTYBorrowsTheDisplayUntilItSaysNoop() throws {
+        // BRLTTY's preferences menu: OFFLINE when its message takes the display, NOOP when it gives it
+        // back. The connection stays: no reconnect, no assistive screen, no "Welcome back".
+        let display = FakeDisplay()
+        display.keys = [.command(.lineDown)]
         var logged: [String] = []
-        let host = try session()
-        let frontEnd = BrailleFrontEnd(
-            connector: FakeConnector(displays: [first, second]),
-            clock: SteppingClock(),
-            options: fast,
-            log: { logged.append($0) }
-        )
-        run(frontEnd, on: host) { !second.frames.isEmpty }
-        #expect(logged.contains { $0.contains("the display went offline") })
-        #expect(second.text.hasPrefix("Welcome back."))
+        let session = try session()
+        let connector = FakeConnector(displays: [display, FakeDisplay()])
+        let frontEnd = BrailleFrontEnd(connector: connector, clock: SteppingClock(), options: fast) {
+            logged.append($0)
+        }
+        run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
+        let before = display.frames.count
+        display.keys = [.command(.offline)]
+        run(frontEnd, on: session) { logged.contains { $0.contains("BRLTTY is showing its own screen") } }
+        // Nothing is written while BRLTTY shows its own screen.
+        display.keys = []
+        run(frontEnd, on: session) { display.frames.count > before }
+        #expect(display.frames.count == before)
+        display.keys = [.command(.noop)]
+        run(frontEnd, on: session) { display.frames.count > before }
+        #expect(display.text == "You wake on cold stone. Your lantern")
+        #expect(connector.attempts == 1)
+        #expect(session.engine.screen.kind == .intro)
+        #expect(!logged.contains { $0.contains("Lost the Braille display") })
+        #expect(!display.frames.contains { $0.text.hasPrefix("Welcome back") })
     }
 
     @Test func followsAChangeOfDisplaySize() throws {
