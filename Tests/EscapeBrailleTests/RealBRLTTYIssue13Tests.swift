@@ -105,9 +105,8 @@ extension RealBRLTTYTests {
         #expect(!after.contains(where: Self.isCountdown), "no number after the verdict: \(after)")
     }
 
-    // Defects 3, 5 and 7: the typed answer is kept on LNUP/LNDN, across BRLTTY's preferences menu and a
-    // BRLTTY restart; a routing key on the label or past the text moves the caret and never submits;
-    // only the caret's cell does. The preferences menu is BRLTTY borrowing the display, not losing it.
+    // Defects 3 and 7: the typed answer is kept on LNUP/LNDN, across BRLTTY's preferences menu and a
+    // BRLTTY restart. The preferences menu is BRLTTY borrowing the display, not losing it.
     @Test func theTypedAnswerSurvivesMovingTheMenuAndARestart() throws {
         let folder = display13Folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -123,32 +122,21 @@ extension RealBRLTTYTests {
         try display.press("BOT") { $0.hasPrefix("Your answer:  edt 4/4") }
         try type("gla", on: display)
 
-        // Defect 3: moving away and back keeps the text.
+        // Moving away and back keeps the text.
         try display.press("LNUP") { !$0.hasPrefix("Your answer") }
         try display.press("LNDN") { $0.hasPrefix("Your answer: gla edt") }
 
-        // Defect 5: "Your answer: " is cells 0-12. A routing key on the label puts the caret at the start,
-        // one past the text at the end; neither submits, so typing goes on where the caret went.
-        try display.press("ROUTE 2")
-        try type("x", on: display)
-        try display.waitFor(prefix: "Your answer: xgla edt")
-        try display.press("ROUTE 35")
-        try type("s", on: display)
-        try display.waitFor(prefix: "Your answer: xglas edt")
-        try display.press("ROUTE 13")
-        try display.press("KEY_DELETE") { $0.hasPrefix("Your answer: glas edt") }
-
-        // Defect 7: BRLTTY's preferences menu shows its title, then gives the display back: the answer
-        // is there as it was, with no reconnecting and no "Welcome back".
+        // BRLTTY's preferences menu shows its title, then gives the display back: the answer is there as
+        // it was, with no reconnecting and no "Welcome back".
         try display.press("PREFMENU") { $0.hasPrefix("Preferences Menu") }
-        try display.waitFor(timeout: 15, "the game back after BRLTTY's menu") { $0.hasPrefix("Your answer: glas edt") }
+        try display.waitFor(timeout: 15, "the game back after BRLTTY's menu") { $0.hasPrefix("Your answer: gla edt") }
         #expect(!display.history.contains { $0.hasPrefix("Welcome back") })
         #expect(!game.standardError.contains("Lost the Braille display"))
         #expect(game.standardError.contains("BRLTTY is showing its own screen"))
         // BRLTTY's menu stays open under the game's text; its key closes it again.
         try display.press("PREFMENU")
 
-        // Defect 3: a BRLTTY restart keeps the text too.
+        // A BRLTTY restart keeps the text too.
         display.stop()
         try waitUntil(timeout: 20, "efb to notice BRLTTY went away") {
             game.standardError.contains("Lost the Braille display")
@@ -157,14 +145,42 @@ extension RealBRLTTYTests {
         try restarted.start()
         defer { restarted.stop() }
         try restarted.waitFor(timeout: 30, "the game to say it is back") { $0.hasPrefix("Welcome back.") }
-        try restarted.press("ROUTE 1") { $0.hasPrefix("Your answer: glas edt") }
-        // The caret is where it was, at the start: past the text moves it to the end.
-        try restarted.press("ROUTE 35")
-        try type("s", on: restarted)
-        try restarted.waitFor(prefix: "Your answer: glass edt")
+        try restarted.press("ROUTE 1") { $0.hasPrefix("Your answer: gla edt") }
+        try type("ss", on: restarted)
+        try restarted.press("KEY_ENTER") { $0.hasPrefix("The stone sighs") }
+    }
 
-        // Defect 5: the caret's cell (after the text: 13 + 5) submits.
-        try restarted.press("ROUTE 18") { $0.hasPrefix("The stone sighs") }
+    // Defect 5: a routing key on the field's label or past the text moves the caret and never submits;
+    // only the caret's cell does.
+    @Test func aRoutingKeyInTheAnswerMovesTheCaretAndOnlyTheCaretsCellSubmits() throws {
+        let folder = display13Folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder)
+        let display = try VirtualDisplay()
+        try display.start()
+        let game = try timedGame(display, adventure: adventure)
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try enterTheLevel(display, chapterTitle: "The Hall of Speaking Stones", levelTitle: "The Stone of Memory")
+        try display.press("BOT") { $0.hasPrefix("Your answer:  edt 4/4") }
+        try type("gla", on: display)
+        // "Your answer: " is cells 0-12. On the label the caret goes to the start, one past the text to the
+        // end; neither submits, so typing goes on where the caret went.
+        try display.press("ROUTE 2")
+        try type("x", on: display)
+        try display.waitFor(prefix: "Your answer: xgla edt")
+        try display.press("ROUTE 35")
+        try type("s", on: display)
+        try display.waitFor(prefix: "Your answer: xglas edt")
+        try display.press("ROUTE 13")
+        try display.press("KEY_DELETE") { $0.hasPrefix("Your answer: glas edt") }
+        try display.press("ROUTE 35")
+        try type("s", on: display)
+        try display.waitFor(prefix: "Your answer: glass edt")
+        // The caret's cell (after the text: 13 + 5) submits.
+        try display.press("ROUTE 18") { $0.hasPrefix("The stone sighs") }
     }
 
     private func display13Folder() -> URL {
