@@ -183,6 +183,38 @@ extension RealBRLTTYTests {
         try display.press("ROUTE 18") { $0.hasPrefix("The stone sighs") }
     }
 
+    // Defect 8: HELP and LEARN are BRLTTY's, so its key help and learn mode tell the player which key
+    // does what, in the words the game uses for its keys; the hint is on CSRTRK.
+    @Test func brlttysKeyHelpAndLearnModeStayBRLTTYs() throws {
+        let display = try VirtualDisplay()
+        try display.start()
+        let game = try brailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+        try display.press("LNDN") { $0.hasPrefix("You wake on cold stone.") }
+        let before = display.text
+
+        // Learn mode describes each key instead of letting it act; LEARN again gives the game back.
+        try display.press("LEARN") { $0.hasPrefix("Learn Mode") }
+        try display.press("LNDN") { $0.hasPrefix("LNDN: go down one line") }
+        try display.press("CSRTRK") { $0.hasPrefix("CSRTRK: set track screen cursor on/off") }
+        try display.press("LEARN") { $0 == before }
+
+        // HELP opens BRLTTY's key help (its title shows; with BRLTTY 6.5 the help stays under the game's
+        // text once a key has dismissed the title), and HELP again closes it.
+        try display.press("HELP") { $0.hasPrefix("Help Screen") }
+        try display.press("FWINRT") { $0 == before }
+        try display.press("HELP")
+
+        // The hint is the game's: on the intro there is none.
+        try display.press("CSRTRK") { $0 == "This level has no hints." }
+        #expect(!display.history.contains { $0.hasPrefix("Welcome back") })
+        #expect(!game.standardError.contains("Lost the Braille display"))
+    }
+
     private func display13Folder() -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-issue13-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
