@@ -19,6 +19,8 @@ import Musl
 /// title of its preferences menu, command learn mode, ...) it tells its clients the display is
 /// offline (`OFFLINE`), and when it gives the display back it says `NOOP`. That is not a lost
 /// display: the game waits, writes nothing, and shows the view again as it was when BRLTTY is done.
+/// Only when the display stays offline longer than any of BRLTTY's own screens does (a display
+/// switched off or unplugged while BRLTTY runs) is the engine told, as for a lost connection.
 public final class BrailleFrontEnd: FrontEnd {
     /// Timing of the front end.
     public struct Options: Sendable {
@@ -32,6 +34,9 @@ public final class BrailleFrontEnd: FrontEnd {
         public var sizeCheckInterval: Int64
         /// The language of the key descriptions sent in `hello` (the adventure's).
         public var keyLanguage: KeyLanguage
+        /// How long the display may stay offline, in milliseconds, before the engine is told the player's
+        /// assistive technology went away: longer than BRLTTY's own messages (about 4 s).
+        public var offlineGrace: Int64
 
         /// Creates options.
         public init(
@@ -39,13 +44,15 @@ public final class BrailleFrontEnd: FrontEnd {
             reconnectInitial: Int64 = 250,
             reconnectMaximum: Int64 = 1000,
             sizeCheckInterval: Int64 = 1000,
-            keyLanguage: KeyLanguage = .english
+            keyLanguage: KeyLanguage = .english,
+            offlineGrace: Int64 = 15_000
         ) {
             self.view = view
             self.reconnectInitial = reconnectInitial
             self.reconnectMaximum = reconnectMaximum
             self.sizeCheckInterval = sizeCheckInterval
             self.keyLanguage = keyLanguage
+            self.offlineGrace = offlineGrace
         }
     }
 
@@ -65,6 +72,11 @@ public final class BrailleFrontEnd: FrontEnd {
     private var toldConnected = false
     /// Whether BRLTTY is showing a screen of its own on the display (between `OFFLINE` and the next key).
     private var heldByBRLTTY = false
+    /// When the display went offline.
+    private var heldSince: Int64 = 0
+    /// Whether the engine was told the display went away (it stayed offline past the grace, or the
+    /// connection was lost) and must be told when it is back.
+    private var toldAway = false
     /// What the front end has to tell the session at its next service (the display went or came back).
     private var queued: [SessionInput] = []
 
@@ -112,6 +124,7 @@ public final class BrailleFrontEnd: FrontEnd {
         var deadlines: [Int64] = []
         if let deadline = view.nextDeadline { deadlines.append(deadline) }
         deadlines.append(display == nil ? nextAttempt : nextSizeCheck)
+        if heldByBRLTTY && !toldAway { deadlines.append(heldSince + options.offlineGrace) }
         return deadlines.min()
     }
 
@@ -151,6 +164,7 @@ public final class BrailleFrontEnd: FrontEnd {
         for input in queued { submit(input) }
         queued = []
         readKeys(submit: submit)
+        checkOffline(now: clock.now())
         for input in queued { submit(input) }
         queued = []
         view.tick(now: clock.now())
@@ -214,7 +228,8 @@ public final class BrailleFrontEnd: FrontEnd {
         }
         backoff = options.reconnectInitial
         log("BRLTTY is back (\(view.size)); carrying on where you were.")
-        queued.append(.request(request(.game(.assistive(active: true)))))
+        if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
+        toldAway = false
     }
 
     private func lose(_ error: BrailleError) {
@@ -222,7 +237,8 @@ public final class BrailleFrontEnd: FrontEnd {
         display = nil
         lastFrame = nil
         log("Lost the Braille display (\(error)); trying to reconnect.")
-        queued.append(.request(request(.game(.assistive(active: false)))))
+        if !toldAway { queued.append(.request(request(.game(.assistive(active: false))))) }
+        toldAway = true
         backoff = options.reconnectInitial
         nextAttempt = clock.now() + backoff
     }
@@ -275,6 +291,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private func hold() {
         guard !heldByBRLTTY else { return }
         heldByBRLTTY = true
+        heldSince = clock.now()
         log("BRLTTY is showing its own screen (its menu or a message); the game waits on the display.")
     }
 
@@ -284,6 +301,17 @@ public final class BrailleFrontEnd: FrontEnd {
         lastFrame = nil
         nextSizeCheck = clock.now()
         log("BRLTTY gave the display back; the game is on the display again.")
+        if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
+        toldAway = false
+    }
+
+    /// A display offline for longer than BRLTTY's own screens last was switched off or unplugged: the
+    /// engine is told, as for a lost connection, so timed levels wait for the player.
+    private func checkOffline(now: Int64) {
+        guard heldByBRLTTY, !toldAway, now >= heldSince + options.offlineGrace else { return }
+        toldAway = true
+        log("The Braille display has been offline for \(options.offlineGrace / 1000) s; the game waits for it.")
+        queued.append(.request(request(.game(.assistive(active: false)))))
     }
 
     private func render() {

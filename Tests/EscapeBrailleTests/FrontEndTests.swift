@@ -189,7 +189,9 @@ final class SteppingClock: GameClock {
         var logged: [String] = []
         let session = try session()
         let connector = FakeConnector(displays: [display, FakeDisplay()])
-        let frontEnd = BrailleFrontEnd(connector: connector, clock: SteppingClock(), options: fast) {
+        var options = fast
+        options.offlineGrace = 1_000_000
+        let frontEnd = BrailleFrontEnd(connector: connector, clock: SteppingClock(), options: options) {
             logged.append($0)
         }
         run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
@@ -207,6 +209,33 @@ final class SteppingClock: GameClock {
         #expect(session.engine.screen.kind == .intro)
         #expect(!logged.contains { $0.contains("Lost the Braille display") })
         #expect(!display.frames.contains { $0.text.hasPrefix("Welcome back") })
+    }
+
+    @Test func aDisplayOfflineLongerThanBRLTTYsScreensPausesTheGameUntilItIsBack() throws {
+        // A display switched off while BRLTTY runs: OFFLINE, and nothing more for longer than any of
+        // BRLTTY's own screens lasts. The engine is told, as for a lost connection, without reconnecting.
+        let display = FakeDisplay()
+        display.keys = [.command(.lineDown)]
+        var logged: [String] = []
+        let session = try session()
+        let connector = FakeConnector(displays: [display])
+        var options = fast
+        options.offlineGrace = 50
+        let frontEnd = BrailleFrontEnd(connector: connector, clock: SteppingClock(), options: options) {
+            logged.append($0)
+        }
+        run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
+        display.keys = [.command(.offline)]
+        run(frontEnd, on: session) { session.engine.screen.kind == .assistive }
+        #expect(session.engine.screen.kind == .assistive)
+        #expect(logged.contains { $0.contains("has been offline") })
+        display.keys = [.command(.noop)]
+        run(frontEnd, on: session) { display.text.hasPrefix("Welcome back.") }
+        #expect(display.text == "Welcome back. Carrying on where you")
+        #expect(connector.attempts == 1)
+        display.keys = [.route(cell: 1)]
+        run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
+        #expect(display.text == "You wake on cold stone. Your lantern")
     }
 
     @Test func followsAChangeOfDisplaySize() throws {
