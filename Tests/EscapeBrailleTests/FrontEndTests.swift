@@ -135,6 +135,22 @@ final class SteppingClock: GameClock {
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
     }
 
+    @Test func describesItsKeysInTheAdventuresLanguage() throws {
+        let display = FakeDisplay()
+        let session = try session()
+        var options = fast
+        options.keyLanguage = KeyLanguage(locale: "fr_FR.UTF-8")
+        let frontEnd = BrailleFrontEnd(
+            connector: FakeConnector(displays: [display]),
+            clock: SteppingClock(),
+            options: options,
+            log: { _ in }
+        )
+        run(frontEnd, on: session) { !display.frames.isEmpty }
+        #expect(session.engine.keyNames["next"] == "la touche « descendre d'une ligne » (LNDN)")
+        #expect(session.engine.keyNames == BrailleKeyMap.keyNames(in: .french))
+    }
+
     @Test func keysWaitingTogetherMakeOneWrite() throws {
         let display = FakeDisplay()
         display.keys = [.command(.bottom), .route(cell: 1)]
