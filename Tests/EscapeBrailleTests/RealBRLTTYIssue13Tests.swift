@@ -181,6 +181,15 @@ extension RealBRLTTYTests {
         try display.waitFor(prefix: "Your answer: glass edt")
         // The caret's cell (after the text: 13 + 5) submits.
         try display.press("ROUTE 18") { $0.hasPrefix("The stone sighs") }
+
+        // Defect 8: the end lists every key by what it does on the display, as BRLTTY's key help says it.
+        try dismissMessages(display, until: "The Open Sky hdr")
+        try display.press("LNDN") { $0.hasPrefix("You walk down the hill") }
+        try step(display, key: "FWINRT", limit: 90) { $0.contains("(CSRTRK)") }
+        // The windows read one after the other, each broken at a blank.
+        let closing = display.history.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(closing.contains("All your keys, to keep for another game:"))
+        #expect(closing.contains("the key for “go down one line” (LNDN)"))
     }
 
     // Defect 8: HELP and LEARN are BRLTTY's, so its key help and learn mode tell the player which key
