@@ -598,7 +598,19 @@ Forget what was said."
         (should (equal (efb-test--screen) "intro-2"))
         (efb-test--press "SPC")
         (should (equal (alist-get 'code (car efb--errors)) "read_only"))
-        (should (efb-test--heard-p "\\`You are only following the game"))))))
+        (should (efb-test--heard-p "\\`You are only following the game")))
+      ;; The controller leaving frees control too; nothing is said to it.
+      (with-current-buffer second (setq efb-test--heard nil))
+      (kill-buffer second)
+      (with-current-buffer first
+        ;; Said on its own, though no burst ends.
+        (efb-test--until (lambda () efb-test--heard))
+        (should efb--control-free)
+        (should (efb-test--heard-p "\\`Nobody controls the game now"))
+        (efb-test--press "C")
+        (should (equal efb--role "controller"))
+        (efb-test--press "SPC")
+        (should (equal (efb-test--screen) "intro-3"))))))
 
 (ert-deftest efb-test-attach-closing ()
   "Leaving, the game ending and the server going are said; buffers stay."

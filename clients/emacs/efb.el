@@ -157,6 +157,8 @@ as returned by `json-parse-string' with symbol keys.")
   "Non-nil while nobody controls the shared game.")
 (defvar-local efb--leaving nil "Non-nil once we asked to leave the game.")
 (defvar-local efb--closed nil "Non-nil once the connection closed.")
+(defvar-local efb--flush-timer nil
+  "Says what was queued, should no burst end come to say it.")
 
 ;;; Speaking
 
@@ -373,7 +375,22 @@ non-nil when everything was answered."
                      t))
           ((and (equal role "observer") (not free) old-free)
            (efb--say "Another player controls the game now." t)))
-    (efb--update-header)))
+    (efb--update-header)
+    ;; A role event sent as another player leaves or takes control
+    ;; ends no burst, and no idle follows it: say it soon regardless.
+    (efb--flush-soon)))
+
+(defun efb--flush-soon ()
+  "Say what was queued in a moment, unless a burst's end says it first."
+  (unless (timerp efb--flush-timer)
+    (let ((buffer (current-buffer)))
+      (setq efb--flush-timer
+            (run-at-time 0.1 nil
+                         (lambda ()
+                           (when (buffer-live-p buffer)
+                             (with-current-buffer buffer
+                               (setq efb--flush-timer nil)
+                               (efb--flush)))))))))
 
 (defun efb--handle-event (event)
   "Apply EVENT, an alist, to the game's state, the buffer and speech."
@@ -764,8 +781,10 @@ Useful on the virtual clock, where time moves only with this command."
   (efb--in-game
     (let ((ms (round (* 1000 seconds))))
       (efb--send `((type . "wait") (ms . ,ms)))
-      ;; The virtual clock moves only now: count it for the torch.
-      (when (and efb--timer (not (efb--get efb--timer 'paused)))
+      ;; The virtual clock moves only now: count it for the torch (an
+      ;; observer's wait is refused, and moves nothing).
+      (when (and efb--timer (not (efb--get efb--timer 'paused))
+                 (not (efb--observer-p)))
         (setq efb--timer-waited (+ efb--timer-waited ms))
         (efb--update-header)))))
 
@@ -919,6 +938,8 @@ is marked with \"> \" and point is on it.
   "Stop the engine, as its buffer is killed."
   (efb--stop-ticker)
   (when (and efb--process (process-live-p efb--process))
+    ;; Nothing to say: the player closed the game on purpose.
+    (set-process-sentinel efb--process #'ignore)
     (delete-process efb--process)))
 
 (defun efb--program ()
@@ -1019,6 +1040,8 @@ open to SOCKET there is shown again."
                    :sentinel #'efb--sentinel)
                 (file-error
                  (setq efb--finished t efb--closed t)
+                 (unless (equal (buffer-name buffer) efb-buffer-name)
+                   (kill-buffer buffer))
                  (user-error "No game is served on %s (%s)" socket
                              (error-message-string err)))))
         (efb--wait-for (efb--hello))))
