@@ -57,11 +57,13 @@
 ;; clock).
 ;;
 ;; A shared game: `efb-attach' asks for the socket, by default the one
-;; `efb serve' uses by default.  The header line shows your part
-;; (controller or observer), and changes of part are said.  An observer
-;; moves nothing: its gestures are refused, and it is told how to take
-;; control.  When the game ends or its server goes away, it is said,
-;; and the buffer stays.
+;; `efb serve' listens on when given no --socket
+;; ($XDG_RUNTIME_DIR/escape-from-blindness/game.sock, else
+;; /tmp/escape-from-blindness-UID/game.sock).  The header line shows
+;; your part (controller or observer), and changes of part are said.
+;; An observer moves nothing: its gestures are refused, and it is told
+;; how to take control.  When the game ends or its server goes away,
+;; it is said, and the buffer stays.
 
 ;;; Code:
 
@@ -925,7 +927,9 @@ Controlling one, quitting ends it for everyone."
   "Play Escape From Blindness.
 
 The buffer shows the screen, one line per element; the focused one
-is marked with \"> \" and point is on it.
+is marked with \"> \" and point is on it.  In a game shared by
+`efb serve' (\\[efb-attach]), the header line starts with your part:
+controller or observer.
 
 \\{efb-mode-map}"
   (setq-local revert-buffer-function #'efb-refresh)
