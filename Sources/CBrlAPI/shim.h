@@ -54,10 +54,13 @@ static inline int efb_brlapi_take_exception(void) {
 
 /// Adds to BrlAPI's default key set the OFFLINE command (the display went away) and gives BRLTTY
 /// back its preference-menu keys, so the player can still reach BRLTTY's own settings.
-/// Typed dots stay out of the set, so they arrive as characters through BRLTTY's text table.
-static inline int efb_brlapi_accept_keys(brlapi_handle_t *handle) {
+/// Typed dots stay out of the set, so they arrive as characters through BRLTTY's text table, unless
+/// `dots` asks for them as they are (PASSDOTS, every combination), for contracted Braille.
+static inline int efb_brlapi_accept_keys(brlapi_handle_t *handle, int dots) {
     brlapi_keyCode_t offline[] = {BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_OFFLINE};
     if (brlapi__acceptKeys(handle, brlapi_rangeType_key, offline, 1) < 0) return -1;
+    brlapi_keyCode_t passDots[] = {BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PASSDOTS};
+    if (dots && brlapi__acceptKeys(handle, brlapi_rangeType_command, passDots, 1) < 0) return -1;
     brlapi_keyCode_t own[] = {
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PREFMENU,
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PREFSAVE,

@@ -25,15 +25,19 @@ public final class BrailleFrontEnd: FrontEnd {
         public var reconnectMaximum: Int64
         /// How often the display's size is read again while nothing happens, in milliseconds.
         public var sizeCheckInterval: Int64
+        /// How text becomes cells: BRLTTY's text table (the default) or a contracted table.
+        public var translator: any BrailleTranslator
 
         /// Creates options.
         public init(
             view: BrailleView.Options = BrailleView.Options(),
             reconnectInitial: Int64 = 250,
             reconnectMaximum: Int64 = 1000,
-            sizeCheckInterval: Int64 = 1000
+            sizeCheckInterval: Int64 = 1000,
+            translator: any BrailleTranslator = PlainBrailleTranslator()
         ) {
             self.view = view
+            self.translator = translator
             self.reconnectInitial = reconnectInitial
             self.reconnectMaximum = reconnectMaximum
             self.sizeCheckInterval = sizeCheckInterval
@@ -75,7 +79,7 @@ public final class BrailleFrontEnd: FrontEnd {
         self.clock = clock
         self.options = options
         self.log = log
-        self.view = BrailleView(size: DisplaySize(columns: 40), options: options.view)
+        self.view = BrailleView(size: DisplaySize(columns: 40), options: options.view, translator: options.translator)
         self.backoff = options.reconnectInitial
     }
 

@@ -110,9 +110,18 @@ struct GameOptions: ParsableArguments {
         whenLocked: SaveKeeper.WhenLocked? = nil,
         frontEnd makeFrontEnd: () -> any FrontEnd
     ) throws {
+        try play(clock: clock, whenLocked: whenLocked, frontEndFor: { _ in makeFrontEnd() })
+    }
+
+    /// ``play(clock:whenLocked:frontEnd:)`` for a front end that depends on the game (its language).
+    func play(
+        clock: any GameClock = MonotonicClock(),
+        whenLocked: SaveKeeper.WhenLocked? = nil,
+        frontEndFor makeFrontEnd: (SessionHost) throws -> any FrontEnd
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
         let host = try makeHost(whenLocked: whenLocked)
         StopSignals.install()
-        EventLoop(host: host, frontEnd: makeFrontEnd(), clock: clock).run()
+        EventLoop(host: host, frontEnd: try makeFrontEnd(host), clock: clock).run()
     }
 }

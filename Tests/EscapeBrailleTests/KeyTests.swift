@@ -23,14 +23,15 @@ import CBrlAPI
         (0xFF08, .backspace),
         (0xFF1B, .escape),
         (0xFF52, .arrow(.up)),
+        (0x2022_0019, .dots(0x19)),
     ])
     func decodesWhatBrlAPIDelivers(code: UInt64, key: BrailleKey) {
         #expect(BrailleKey(code: code) == key)
     }
 
     @Test func keepsUnknownCodesAsOther() {
-        // A command of a block the game does not use (PASSDOTS), an unused command, a control character.
-        for code: UInt64 in [0x2022_0001, 0x2000_0063, 0x07] {
+        // A command of a block the game does not use (PASSAT), an unused command, a control character.
+        for code: UInt64 in [0x2023_0001, 0x2000_0063, 0x07] {
             #expect(BrailleKey(code: code) == .other(code))
         }
     }
