@@ -48,6 +48,7 @@ import CBrlAPI
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_HELP) == .command(.help))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_OFFLINE) == .command(.offline))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_ROUTE | 7) == .route(cell: 7))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_PASSDOTS | 0x19) == .dots(0x19))
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_TYPE_SYM | EFB_BRLAPI_KEY_SYM_LINEFEED) == .enter)
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_SYM_BACKSPACE) == .backspace)
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_SYM_UNICODE | 0x142) == .character("ł"))
