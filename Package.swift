@@ -26,7 +26,11 @@ let package = Package(
             name: "BrlAPI",
             description: "Play on Braille displays through BRLTTY's BrlAPI (needs Debian's libbrlapi-dev)."
         ),
-        .default(enabledTraits: ["BrlAPI"]),
+        .trait(
+            name: "Louis",
+            description: "Contracted Braille through liblouis (needs Debian's liblouis-dev)."
+        ),
+        .default(enabledTraits: ["BrlAPI", "Louis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -55,13 +59,17 @@ let package = Package(
         ),
         // BrlAPI, the C library BRLTTY's clients use; it ships no pkg-config file, so a module map and a shim.
         .systemLibrary(name: "CBrlAPI", path: "Sources/CBrlAPI"),
+        // liblouis, the Braille translator (contracted Braille); like BrlAPI, a module map and a shim.
+        .systemLibrary(name: "CLouis", path: "Sources/CLouis"),
         // The Braille front end: the view (rendering, panning, messages, editing), the key map, and the
-        // one type that calls BrlAPI, built only with the BrlAPI trait.
+        // one type that calls BrlAPI, built only with the BrlAPI trait; the one that calls liblouis, only
+        // with the Louis trait.
         .target(
             name: "EscapeBraille",
             dependencies: [
                 "EscapeCore", "EscapeProtocol", "EscapeRuntime",
                 .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
+                .target(name: "CLouis", condition: .when(traits: ["Louis"])),
             ],
             swiftSettings: strictSettings
         ),

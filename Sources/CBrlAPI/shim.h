@@ -55,13 +55,16 @@ static inline int efb_brlapi_take_exception(void) {
 /// Adds to BrlAPI's default key set OFFLINE (BRLTTY took the display for a message or its menu, or
 /// the display went away) and NOOP (BRLTTY gave it back), and gives BRLTTY back its preference-menu,
 /// key-help and learn-mode keys, so the player can still reach BRLTTY's own settings and key help.
-/// Typed dots stay out of the set, so they arrive as characters through BRLTTY's text table.
-static inline int efb_brlapi_accept_keys(brlapi_handle_t *handle) {
+/// Typed dots stay out of the set, so they arrive as characters through BRLTTY's text table, unless
+/// `dots` asks for them as they are (PASSDOTS, every combination), for contracted Braille.
+static inline int efb_brlapi_accept_keys(brlapi_handle_t *handle, int dots) {
     brlapi_keyCode_t availability[] = {
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_OFFLINE,
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_NOOP,
     };
     if (brlapi__acceptKeys(handle, brlapi_rangeType_key, availability, 2) < 0) return -1;
+    brlapi_keyCode_t passDots[] = {BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PASSDOTS};
+    if (dots && brlapi__acceptKeys(handle, brlapi_rangeType_command, passDots, 1) < 0) return -1;
     brlapi_keyCode_t own[] = {
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_HELP,
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_LEARN,
@@ -80,6 +83,7 @@ static const uint64_t EFB_BRLAPI_KEY_CMD_BLK_MASK = BRLAPI_KEY_CMD_BLK_MASK;
 static const uint64_t EFB_BRLAPI_KEY_CMD_ARG_MASK = BRLAPI_KEY_CMD_ARG_MASK;
 static const uint64_t EFB_BRLAPI_KEY_CMD_ROUTE = BRLAPI_KEY_CMD_ROUTE;
 static const uint64_t EFB_BRLAPI_KEY_CMD_OFFLINE = BRLAPI_KEY_CMD_OFFLINE;
+static const uint64_t EFB_BRLAPI_KEY_CMD_PASSDOTS = BRLAPI_KEY_CMD_PASSDOTS;
 static const uint64_t EFB_BRLAPI_KEY_CMD_LNUP = BRLAPI_KEY_CMD_LNUP;
 static const uint64_t EFB_BRLAPI_KEY_CMD_FWINRT = BRLAPI_KEY_CMD_FWINRT;
 static const uint64_t EFB_BRLAPI_KEY_CMD_CSRTRK = BRLAPI_KEY_CMD_CSRTRK;

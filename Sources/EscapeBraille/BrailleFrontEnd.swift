@@ -37,6 +37,8 @@ public final class BrailleFrontEnd: FrontEnd {
         /// How long the display may stay offline, in milliseconds, before the engine is told the player's
         /// assistive technology went away: longer than BRLTTY's own messages (about 4 s).
         public var offlineGrace: Int64
+        /// How text becomes cells: BRLTTY's text table (the default) or a contracted table.
+        public var translator: any BrailleTranslator
 
         /// Creates options.
         public init(
@@ -45,9 +47,11 @@ public final class BrailleFrontEnd: FrontEnd {
             reconnectMaximum: Int64 = 1000,
             sizeCheckInterval: Int64 = 1000,
             keyLanguage: KeyLanguage = .english,
-            offlineGrace: Int64 = 15_000
+            offlineGrace: Int64 = 15_000,
+            translator: any BrailleTranslator = PlainBrailleTranslator()
         ) {
             self.view = view
+            self.translator = translator
             self.reconnectInitial = reconnectInitial
             self.reconnectMaximum = reconnectMaximum
             self.sizeCheckInterval = sizeCheckInterval
@@ -98,7 +102,7 @@ public final class BrailleFrontEnd: FrontEnd {
         self.clock = clock
         self.options = options
         self.log = log
-        self.view = BrailleView(size: DisplaySize(columns: 40), options: options.view)
+        self.view = BrailleView(size: DisplaySize(columns: 40), options: options.view, translator: options.translator)
         self.backoff = options.reconnectInitial
     }
 

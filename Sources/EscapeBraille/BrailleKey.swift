@@ -125,6 +125,9 @@ public enum BrailleKey: Sendable, Hashable {
     case route(cell: Int)
     /// A character typed on the Braille keyboard (through BRLTTY's text table).
     case character(Character)
+    /// Dots typed on the Braille keyboard, as they are (PASSDOTS; dots 1-8 are bits 0-7), when the
+    /// front end asked for them to back-translate with a contracted table.
+    case dots(UInt8)
     /// Enter.
     case enter
     /// Backspace.
@@ -151,6 +154,7 @@ public enum BrailleKey: Sendable, Hashable {
     static let blockMask: UInt64 = 0x1FFF_0000
     static let argumentMask: UInt64 = 0xFFFF
     static let routeBlock: UInt64 = 0x0001_0000
+    static let passDotsBlock: UInt64 = 0x0022_0000
     static let unicodeSymbol: UInt64 = 0x0100_0000
 
     /// Decodes a BrlAPI key code.
@@ -163,6 +167,8 @@ public enum BrailleKey: Sendable, Hashable {
                 self = .command(command)
             } else if block == Self.routeBlock {
                 self = .route(cell: Int(argument))
+            } else if block == Self.passDotsBlock {
+                self = .dots(UInt8(argument & 0xFF))
             } else {
                 self = .other(code)
             }

@@ -156,6 +156,7 @@ public enum BrailleKeyMap {
         case .command(let command): intent(for: command)
         case .route(let cell): .route(cell: cell)
         case .character(let character): editing ? .type(character) : nil
+        case .dots(let dots): editing ? .type(Character(Unicode.Scalar(0x2800 + UInt32(dots)) ?? "\u{2800}")) : nil
         case .enter: .activate
         case .backspace: editing ? .deleteBackward : nil
         case .delete: editing ? .deleteForward : nil

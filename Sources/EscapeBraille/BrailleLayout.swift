@@ -1,47 +1,70 @@
-/// Text laid out on a display: broken into lines no wider than the display, at word boundaries.
+/// Text laid out on a display: its cells broken into lines no wider than the display, at word
+/// boundaries of the text.
+///
+/// Positions in the text (the caret, the character under a routing key) go through the translated
+/// text's maps, so they land on the right cell when a contracted word takes fewer cells than letters.
 struct BrailleLayout: Equatable {
-    /// The text.
-    let characters: [Character]
-    /// Each line's range in ``characters``; at least one line, maybe empty.
+    /// The text and its cells.
+    let text: BrailleText
+    /// Each line's range in the cells; at least one line, maybe empty.
     let lines: [Range<Int>]
     /// Lines per window: the display's rows.
     let rows: Int
 
-    /// Lays out `characters` in lines of at most `width` characters.
-    ///
-    /// A line breaks after the last blank that fits; a word longer than the line is cut. The blank a
-    /// line breaks on is not shown, so no cell is lost to it, except the blank at `kept` (the caret's
-    /// place), which starts the next line so the caret has a cell.
+    /// Lays out `characters` one per cell, as BRLTTY's text table shows them.
     init(_ characters: [Character], width: Int, rows: Int, keeping kept: Int? = nil) {
+        self.init(BrailleText(plain: characters), width: width, rows: rows, keeping: kept)
+    }
+
+    /// Lays out `text`'s cells in lines of at most `width` cells.
+    ///
+    /// A line breaks after the last blank cell that fits (a blank of the text: a word boundary); a word
+    /// longer than the line is cut. The blank a line breaks on is not shown, so no cell is lost to it,
+    /// except the blank at `kept` (the caret's place in the text), which starts the next line so the
+    /// caret has a cell.
+    init(_ text: BrailleText, width: Int, rows: Int, keeping kept: Int? = nil) {
         precondition(width > 0 && rows > 0, "a display has at least one cell")
-        self.characters = characters
+        self.text = text
         self.rows = rows
+        let cells = text.cells
+        let keptCell = kept.map { text.cellOfSource[min(max($0, 0), text.source.count)] }
         var lines: [Range<Int>] = []
         var start = 0
-        while characters.count - start > width {
+        while cells.count - start > width {
             let limit = start + width
-            if characters[limit] == " " {
+            if BrailleText.isBlank(cells[limit]) {
                 lines.append(start..<limit)
-                start = limit == kept ? limit : limit + 1
-            } else if let blank = characters[start..<limit].lastIndex(of: " "), blank > start {
+                start = limit == keptCell ? limit : limit + 1
+            } else if let blank = cells[start..<limit].lastIndex(where: BrailleText.isBlank), blank > start {
                 lines.append(start..<blank)
-                start = blank == kept ? blank : blank + 1
+                start = blank == keptCell ? blank : blank + 1
             } else {
                 lines.append(start..<limit)
                 start = limit
             }
         }
-        lines.append(start..<characters.count)
+        lines.append(start..<cells.count)
         self.lines = lines
     }
+
+    /// The characters laid out.
+    var characters: [Character] { text.source }
 
     /// How many windows (display-fulls) the text takes.
     var windowCount: Int { (lines.count + rows - 1) / rows }
 
-    /// The line that shows the character at `offset` (the last line for the end of the text).
-    func line(containing offset: Int) -> Int {
-        lines.lastIndex { $0.lowerBound <= offset } ?? 0
+    /// The line that shows cell `cell` (the last line for the end of the text).
+    private func line(containingCell cell: Int) -> Int {
+        lines.lastIndex { $0.lowerBound <= cell } ?? 0
     }
+
+    /// The cell that shows the character at `offset` (the end of the text past it).
+    private func cellIndex(of offset: Int) -> Int {
+        text.cellOfSource[min(max(offset, 0), text.source.count)]
+    }
+
+    /// The line that shows the character at `offset` (the last line for the end of the text).
+    func line(containing offset: Int) -> Int { line(containingCell: cellIndex(of: offset)) }
 
     /// The window that shows the character at `offset`.
     func window(containing offset: Int) -> Int { line(containing: offset) / rows }
@@ -53,27 +76,29 @@ struct BrailleLayout: Equatable {
         for row in 0..<rows {
             let index = window * rows + row
             var line: ArraySlice<Character> = []
-            if index < lines.count { line = characters[lines[index]] }
+            if index < lines.count { line = text.cells[lines[index]] }
             cells += line.prefix(columns)
             cells += repeatElement(" ", count: columns - min(line.count, columns))
         }
         return cells
     }
 
-    /// The cell that shows `offset` in window `window`, or `nil` when it is not in that window.
+    /// The display cell that shows `offset` in window `window`, or `nil` when it is not in that window.
     func cell(showing offset: Int, window: Int, columns: Int) -> Int? {
-        let line = line(containing: offset)
+        let index = cellIndex(of: offset)
+        let line = line(containingCell: index)
         guard line / rows == window else { return nil }
-        let column = offset - lines[line].lowerBound
+        let column = index - lines[line].lowerBound
         guard column < columns else { return nil }
         return (line % rows) * columns + column
     }
 
-    /// The text offset under cell `cell` of window `window`, or `nil` for a blank past a line's end.
+    /// The text offset under display cell `cell` of window `window` (the first character of a
+    /// contracted group), or `nil` for a blank past a line's end.
     func offset(under cell: Int, window: Int, columns: Int) -> Int? {
         let line = window * rows + cell / columns
         guard line < lines.count else { return nil }
-        let offset = lines[line].lowerBound + cell % columns
-        return offset <= lines[line].upperBound ? offset : nil
+        let index = lines[line].lowerBound + cell % columns
+        return index <= lines[line].upperBound ? text.sourceOfCell[index] : nil
     }
 }

@@ -21,6 +21,9 @@ public struct BrailleView {
 
     private enum Segment { case main, hint }
 
+    /// A piece of text and how it is shown.
+    typealias Piece = (text: String, style: BrailleStyle)
+
     private struct Editor {
         var element: String
         var text: [Character]
@@ -47,6 +50,8 @@ public struct BrailleView {
     }
     /// The options.
     public let options: Options
+    /// How text becomes cells: BRLTTY's text table, or a contracted table.
+    public let translator: any BrailleTranslator
     /// The current screen.
     public private(set) var screen: Screen?
     /// The focused element.
@@ -69,9 +74,19 @@ public struct BrailleView {
     private var flashPan = 0
 
     /// Creates an empty view.
-    public init(size: DisplaySize, options: Options = Options()) {
+    ///
+    /// - Parameters:
+    ///   - size: The display's size.
+    ///   - options: How messages are shown.
+    ///   - translator: How text becomes cells (default: as it is, for BRLTTY's text table).
+    public init(
+        size: DisplaySize,
+        options: Options = Options(),
+        translator: any BrailleTranslator = PlainBrailleTranslator()
+    ) {
         self.size = size
         self.options = options
+        self.translator = translator
     }
 
     // MARK: Events
@@ -278,7 +293,10 @@ public struct BrailleView {
     }
 
     private mutating func activate() -> [GameCommand] {
-        if let editor { return [.input(text: String(editor.text), element: nil), .activate(element: nil)] }
+        if let editor {
+            // Typed dots (a contracted table) are back-translated: the engine checks words.
+            return [.input(text: translator.backTranslate(editor.text), element: nil), .activate(element: nil)]
+        }
         if let selected = selectedAction {
             // Performed: the element's new state leads the display again.
             selectedAction = nil
@@ -384,18 +402,22 @@ public struct BrailleView {
     }
 
     private var flashLayout: BrailleLayout? {
-        queue.first.map { BrailleLayout(Array($0.text), width: size.columns, rows: size.rows) }
+        queue.first.map { BrailleLayout(translate([($0.text, .contracted)]), width: size.columns, rows: size.rows) }
     }
 
     private var hintLayout: BrailleLayout? {
         guard let hint = focus?.element.hint, !hint.isEmpty else { return nil }
-        return BrailleLayout(Array(hint), width: size.columns, rows: size.rows)
+        return BrailleLayout(translate([(hint, .contracted)]), width: size.columns, rows: size.rows)
     }
 
     private var mainLayout: BrailleLayout {
         // The caret always has a cell, even where the text breaks into the next line.
         let caret = editor.map { editPrefix.count + $0.caret }
-        return BrailleLayout(Array(focusText), width: size.columns, rows: size.rows, keeping: caret)
+        return BrailleLayout(translate(focusPieces), width: size.columns, rows: size.rows, keeping: caret)
+    }
+
+    private func translate(_ pieces: [Piece]) -> BrailleText {
+        translator.translate(pieces)
     }
 
     private var editPrefix: String {
@@ -412,61 +434,78 @@ public struct BrailleView {
     ///
     /// When that does not fit on the display, what the player turns leads (the rotor and its item, or
     /// the adjustable value), so that turning it changes the first window.
-    public var focusText: String {
-        guard let focus else { return screen?.title ?? "" }
+    public var focusText: String { focusPieces.map(\.text).joined() }
+
+    /// ``focusText`` in pieces, each with how it is shown: words contracted when the table is; role
+    /// words, positions, counts and the typed answer literal, so they read as they always did.
+    private var focusPieces: [Piece] {
+        guard let focus else { return [(screen?.title ?? "", .contracted)] }
         let element = focus.element
-        var label = element.label
+        var label: [Piece] = [(element.label, .contracted)]
         if let editor {
-            label = editPrefix + String(editor.text)
+            label = [(editPrefix, .contracted), (String(editor.text), .literal)]
         } else if let value = element.value, !value.isEmpty {
-            label += ": " + value
+            label.append((": " + value, .contracted))
         }
-        var position = ""
-        if let role = Self.roleWord(element.traits) { position += " " + role }
-        position += " \(focus.index)/\(focus.count)"
-        var rest = ""
-        if let rotor, rotor.element == element.id { rest += " " + Self.rotorWords(rotor, value: element.value) }
+        var position: [Piece] = []
+        if let role = Self.roleWord(element.traits) { position.append((" " + role, .literal)) }
+        position.append((" \(focus.index)/\(focus.count)", .literal))
+        var rest: [Piece] = []
+        if let rotor, rotor.element == element.id {
+            rest.append((" ", .literal))
+            rest += Self.rotorPieces(rotor, value: element.value)
+        }
         if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
             if let selectedAction {
                 // The chosen action leads, so it is on the display without panning.
-                let action = "\(names[selectedAction]) action \(selectedAction + 1)/\(names.count) - "
+                let action: [Piece] = [
+                    (names[selectedAction] + " action", .contracted),
+                    (" \(selectedAction + 1)/\(names.count) - ", .literal),
+                ]
                 return action + label + position + rest
             }
-            rest += names.count == 1 ? " 1 action" : " \(names.count) actions"
+            rest += Self.actionCount(names.count)
         }
-        let text = label + position + rest
-        guard editor == nil, let lead = changingWords,
-            BrailleLayout(Array(text), width: size.columns, rows: size.rows).windowCount > 1
-        else { return text }
+        let pieces = label + position + rest
+        guard editor == nil, let lead = changingPieces,
+            BrailleLayout(translate(pieces), width: size.columns, rows: size.rows).windowCount > 1
+        else { return pieces }
         // The value is in the lead when it is the rotor's item or the adjustable value: say it once.
         let valueLeads = rotor?.element == element.id ? rotor?.item == element.value : true
-        var others = (valueLeads ? element.label : label) + position
+        var others = (valueLeads ? [(element.label, .contracted)] : label) + position
         if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
-            others += names.count == 1 ? " 1 action" : " \(names.count) actions"
+            others += Self.actionCount(names.count)
         }
-        return lead + " - " + others
+        return lead + [(" - ", .literal)] + others
+    }
+
+    /// How many custom actions the element has, the number literal.
+    private static func actionCount(_ count: Int) -> [Piece] {
+        [(" \(count)", .literal), (count == 1 ? " action" : " actions", .contracted)]
     }
 
     /// What the player turns on the focused element, as it leads a text too long for the display:
     /// the rotor with its item (the value, when the item is the value), or an adjustable value.
-    private var changingWords: String? {
+    private var changingPieces: [Piece]? {
         guard let element = focus?.element else { return nil }
         if let rotor, rotor.element == element.id {
-            var words = rotor.rotor
-            if let item = rotor.item { words += ": \(item)" }
-            if let index = rotor.itemIndex { words += " \(index)/\(rotor.itemCount)" }
+            var words: [Piece] = [(rotor.rotor, .contracted)]
+            if let item = rotor.item { words.append((": \(item)", .contracted)) }
+            if let index = rotor.itemIndex { words.append((" \(index)/\(rotor.itemCount)", .literal)) }
             return words
         }
-        if let value = element.value, !value.isEmpty, element.traits.contains(.adjustable) { return value }
+        if let value = element.value, !value.isEmpty, element.traits.contains(.adjustable) {
+            return [(value, .contracted)]
+        }
         return nil
     }
 
     /// The rotor as it follows the element's position: its name, the item unless it is the value
     /// already, and the item's position.
-    private static func rotorWords(_ rotor: RotorState, value: String?) -> String {
-        var words = rotor.rotor
-        if let item = rotor.item, item != value { words += ": \(item)" }
-        if let index = rotor.itemIndex { words += " \(index)/\(rotor.itemCount)" }
+    private static func rotorPieces(_ rotor: RotorState, value: String?) -> [Piece] {
+        var words: [Piece] = [(rotor.rotor, .contracted)]
+        if let item = rotor.item, item != value { words.append((": \(item)", .contracted)) }
+        if let index = rotor.itemIndex { words.append((" \(index)/\(rotor.itemCount)", .literal)) }
         return words
     }
 

@@ -13,16 +13,19 @@ public struct BrlAPIConnector: BrailleConnector {
     public var host: String?
     /// The authorization (`none`, `keyfile:PATH`, ...); `nil` for BrlAPI's default key file.
     public var auth: String?
+    /// Whether typed dots arrive as they are (PASSDOTS), for a contracted table to back-translate.
+    public var acceptsDots: Bool
 
     /// Creates a connector.
-    public init(host: String? = nil, auth: String? = nil) {
+    public init(host: String? = nil, auth: String? = nil, acceptsDots: Bool = false) {
         self.host = host
         self.auth = auth
+        self.acceptsDots = acceptsDots
     }
 
     /// Connects and enters tty mode.
     public func connect() throws(BrailleError) -> any BrailleDisplay {
-        try BrlAPIDisplay(host: host, auth: auth)
+        try BrlAPIDisplay(host: host, auth: auth, acceptsDots: acceptsDots)
     }
 }
 
@@ -39,7 +42,7 @@ struct BrlAPIHandle: ~Copyable {
     /// Allocates a handle (`brlapi_getHandleSize`) and connects it (`brlapi__openConnection`).
     ///
     /// On failure the handle is freed here, before this value exists, so nothing else frees it.
-    init(host: String?, auth: String?) throws(BrailleError) {
+    init(host: String?, auth: String?, acceptsDots: Bool = false) throws(BrailleError) {
         guard let memory = malloc(efb_brlapi_handle_size()) else {
             throw .failed(operation: "allocating a BrlAPI handle", message: "out of memory")
         }
@@ -77,16 +80,18 @@ final class BrlAPIDisplay: BrailleDisplay {
     /// The connection; it closes and frees itself when this display ends.
     private let connection: BrlAPIHandle
     private(set) var size: DisplaySize
+    private let acceptsDots: Bool
 
     /// Connects and enters tty mode.
     ///
     /// Nothing here closes or frees the handle: when a step after connecting fails, the display ends
     /// and ``BrlAPIHandle`` closes and frees it, once.
-    init(host: String?, auth: String?) throws(BrailleError) {
+    init(host: String?, auth: String?, acceptsDots: Bool = false) throws(BrailleError) {
         _ = efb_brlapi_take_exception()
         let connection = try BrlAPIHandle(host: host, auth: auth)
         efb_brlapi_install_exception_handler(connection.pointer)
         self.connection = connection
+        self.acceptsDots = acceptsDots
         size = DisplaySize(columns: 0)
         try enterTtyMode()
     }
@@ -161,7 +166,7 @@ final class BrlAPIDisplay: BrailleDisplay {
         guard Self.retrying({ brlapi__enterTtyModeWithPath(handle, nil, 0, nil) }) >= 0 else {
             throw Self.lastError(operation: "entering tty mode")
         }
-        guard Self.retrying({ efb_brlapi_accept_keys(handle) }) >= 0 else {
+        guard Self.retrying({ efb_brlapi_accept_keys(handle, acceptsDots ? 1 : 0) }) >= 0 else {
             throw Self.lastError(operation: "choosing the keys")
         }
         var columns: UInt32 = 0

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EscapeBraille
+import EscapeCore
 import EscapeRuntime
 import Foundation
 
@@ -10,7 +11,9 @@ struct Braille: ParsableCommand {
         discussion: """
             BRLTTY must be running for your display (e.g. sudo systemctl start brltty). Keys: LNUP/LNDN move, \
             a routing key activates, FWINLT/FWINRT pan; the README lists the whole binding. BRLTTY keeps its \
-            own HELP, LEARN and PREFMENU keys: its key help shows which of your display's keys do what.
+            own HELP, LEARN and PREFMENU keys: its key help shows which of your display's keys do what. \
+            --braille-table (or EFB_BRAILLE_TABLE) shows contracted Braille through liblouis: a table such \
+            as en-ueb-g2, en-us-g2 or fr-bfu-g2, auto for the game's language, brltty for BRLTTY's text table.
             """
     )
 
@@ -27,6 +30,15 @@ struct Braille: ParsableCommand {
     @Option(help: "Seconds a message stays on the display; 0 keeps it until a key is pressed.")
     var flashTime: Double = 5
 
+    @Option(
+        help: ArgumentHelp(
+            "Braille table: brltty (BRLTTY's text table), auto, or a liblouis table such as en-ueb-g2.",
+            discussion: "Default: $EFB_BRAILLE_TABLE, else brltty.",
+            valueName: "name"
+        )
+    )
+    var brailleTable: String?
+
     func validate() throws {
         if !(flashTime >= 0 && flashTime <= 3600) {
             throw ValidationError("--flash-time must be between 0 and 3600 seconds.")
@@ -34,25 +46,91 @@ struct Braille: ParsableCommand {
     }
 
     func run() throws {
+        let choice = BrailleTableChoice(brailleTable ?? ProcessInfo.processInfo.environment["EFB_BRAILLE_TABLE"])
+        #if !Louis
+        if choice != .brltty {
+            Self.say(
+                "contracted Braille is unavailable in this build (built without liblouis: the Louis trait is off)."
+            )
+            throw ExitCode(69)
+        }
+        #endif
         #if BrlAPI
-        let options = BrailleFrontEnd.Options(
-            view: .init(flashMilliseconds: Int64(flashTime * 1000)),
-            keyLanguage: KeyLanguage(locale: game.adventureLocale)
-        )
+        let chosen = try Self.translator(for: choice)
         let clock = MonotonicClock()
-        try game.play(clock: clock, sound: sound) {
-            BrailleFrontEnd(
-                connector: BrlAPIConnector(host: host, auth: auth),
+        try game.play(clock: clock, sound: sound) { session in
+            var translator = chosen ?? PlainBrailleTranslator()
+            if choice == .auto { translator = Self.automaticTranslator(language: session.engine.adventure.locale) }
+            if !(translator is PlainBrailleTranslator) { Self.say("Braille table: \(translator.name).") }
+            let options = BrailleFrontEnd.Options(
+                view: .init(flashMilliseconds: Int64(flashTime * 1000)),
+                keyLanguage: KeyLanguage(locale: session.engine.adventure.locale),
+                translator: translator
+            )
+            return BrailleFrontEnd(
+                connector: BrlAPIConnector(host: host, auth: auth, acceptsDots: translator.takesDots),
                 clock: clock,
                 options: options,
-                log: { FileHandle.standardError.write(Data("efb braille: \($0)\n".utf8)) }
+                log: { Self.say($0) }
             )
         }
         #else
-        FileHandle.standardError.write(
-            Data("efb braille: this efb was built without BrlAPI (the BrlAPI trait is off).\n".utf8)
-        )
+        Self.say("this efb was built without BrlAPI (the BrlAPI trait is off).")
         throw ExitCode(69)
         #endif
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data("efb braille: \(line)\n".utf8))
+    }
+
+    /// The table named on the command line, loaded now so a wrong name stops before the game starts;
+    /// `nil` for BRLTTY's text table and for `auto` (which waits for the game's language).
+    ///
+    /// - Throws: `ExitCode(64)` after a message naming where the tables are, for a table liblouis lacks.
+    private static func translator(for choice: BrailleTableChoice) throws -> (any BrailleTranslator)? {
+        guard case .table(let name) = choice else { return nil }
+        #if Louis
+        do {
+            return try LouisTranslator(table: name)
+        } catch {
+            say("\(error).")
+            throw ExitCode(64)
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    /// The contracted table for the game's language, or BRLTTY's text table when there is none.
+    private static func automaticTranslator(language: String) -> any BrailleTranslator {
+        #if Louis
+        if let table = LouisTranslator.automaticTable(language: language),
+            let translator = try? LouisTranslator(table: table)
+        {
+            return translator
+        }
+        say("no contracted table for \"\(language)\"; showing BRLTTY's text table.")
+        #endif
+        return PlainBrailleTranslator()
+    }
+}
+
+/// What `--braille-table` (or `EFB_BRAILLE_TABLE`) asks for.
+enum BrailleTableChoice: Equatable {
+    /// BRLTTY's own text table, as without the option.
+    case brltty
+    /// The contracted table of the game's language.
+    case auto
+    /// A liblouis table by name.
+    case table(String)
+
+    /// Reads the option's value; nothing or an empty value is BRLTTY's text table.
+    init(_ value: String?) {
+        switch value?.trimmingCharacters(in: .whitespaces) {
+        case nil, "", "brltty": self = .brltty
+        case "auto": self = .auto
+        case let name?: self = .table(name)
+        }
     }
 }

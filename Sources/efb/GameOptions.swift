@@ -123,10 +123,20 @@ struct GameOptions: ParsableArguments {
         sound: SoundOptions? = nil,
         frontEnd makeFrontEnd: () -> any FrontEnd
     ) throws {
+        try play(clock: clock, whenLocked: whenLocked, sound: sound, frontEndFor: { _ in makeFrontEnd() })
+    }
+
+    /// ``play(clock:whenLocked:frontEnd:)`` for a front end that depends on the game (its language).
+    func play(
+        clock: any GameClock = MonotonicClock(),
+        whenLocked: SaveKeeper.WhenLocked? = nil,
+        sound: SoundOptions? = nil,
+        frontEndFor makeFrontEnd: (SessionHost) throws -> any FrontEnd
+    ) throws {
         signal(SIGPIPE, SIG_IGN)
         let host = try makeHost(whenLocked: whenLocked)
         StopSignals.install()
-        var frontEnd = makeFrontEnd()
+        var frontEnd = try makeFrontEnd(host)
         let player = sound?.makePlayer()
         defer { player?.stop() }
         if let player { frontEnd = SoundFrontEnd(frontEnd, player: player) }

@@ -20,9 +20,11 @@ struct ViewHarness {
         rows: Int = 1,
         flashMilliseconds: Int64 = 5000,
         chapter: Int? = nil,
-        hintInterval: Int64 = 30_000
+        hintInterval: Int64 = 30_000,
+        locale: String = "en",
+        translator: any BrailleTranslator = PlainBrailleTranslator()
     ) throws {
-        let adventure = try AdventureLoader.bundled(locale: "en")
+        let adventure = try AdventureLoader.bundled(locale: locale)
         var save: SaveData?
         if let chapter {
             let solved = adventure.chapters.prefix(chapter - 1).flatMap { $0.levels.map(\.id) }
@@ -40,7 +42,8 @@ struct ViewHarness {
         )
         view = BrailleView(
             size: DisplaySize(columns: columns, rows: rows),
-            options: .init(flashMilliseconds: flashMilliseconds)
+            options: .init(flashMilliseconds: flashMilliseconds),
+            translator: translator
         )
         view.apply(session.start(), now: now)
         // As the front end says hello: protocol 1.1, for `time` announcements and `elementChanged`.

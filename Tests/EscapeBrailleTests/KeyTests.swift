@@ -24,14 +24,15 @@ import CBrlAPI
         (0xFF08, .backspace),
         (0xFF1B, .escape),
         (0xFF52, .arrow(.up)),
+        (0x2022_0019, .dots(0x19)),
     ])
     func decodesWhatBrlAPIDelivers(code: UInt64, key: BrailleKey) {
         #expect(BrailleKey(code: code) == key)
     }
 
     @Test func keepsUnknownCodesAsOther() {
-        // A command of a block the game does not use (PASSDOTS), an unused command, a control character.
-        for code: UInt64 in [0x2022_0001, 0x2000_0063, 0x07] {
+        // A command of a block the game does not use (PASSAT), an unused command, a control character.
+        for code: UInt64 in [0x2023_0001, 0x2000_0063, 0x07] {
             #expect(BrailleKey(code: code) == .other(code))
         }
     }
@@ -49,6 +50,7 @@ import CBrlAPI
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_NOOP) == .command(.noop))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_OFFLINE) == .command(.offline))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_ROUTE | 7) == .route(cell: 7))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_PASSDOTS | 0x19) == .dots(0x19))
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_TYPE_SYM | EFB_BRLAPI_KEY_SYM_LINEFEED) == .enter)
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_SYM_BACKSPACE) == .backspace)
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_SYM_UNICODE | 0x142) == .character("ł"))

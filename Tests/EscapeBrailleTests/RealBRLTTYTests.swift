@@ -249,8 +249,13 @@ struct RealBRLTTYTests {
 
     // MARK: Steps a player takes
 
-    /// Solves a level with display keys only, from what the adventure file says.
-    private func solve(_ level: Level, on display: VirtualDisplay) throws {
+    /// Solves a level with display keys only, from what the adventure file says; answers are typed
+    /// with `typeAnswer` (default: characters through BRLTTY's text table).
+    func solve(
+        _ level: Level,
+        on display: VirtualDisplay,
+        typeAnswer: ((String) throws -> Void)? = nil
+    ) throws {
         switch level.puzzle.content {
         case let question as ClosedQuestion:
             let answer = try #require(question.answers.first { $0.correct == true })
@@ -258,7 +263,11 @@ struct RealBRLTTYTests {
             try display.press("ROUTE 1") { !$0.hasPrefix(String(answer.label.prefix(24))) }
         case let question as OpenQuestion:
             try focus(display, startingWith: question.field + ":")
-            try type(question.accepted[0], on: display)
+            if let typeAnswer {
+                try typeAnswer(question.accepted[0])
+            } else {
+                try type(question.accepted[0], on: display)
+            }
             try display.press("KEY_ENTER") { !$0.hasPrefix(question.field + ":") }
         case let rotor as RotorPuzzle:
             try display.press("BOT") { $0.hasPrefix(rotor.door) }

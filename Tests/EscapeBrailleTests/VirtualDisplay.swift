@@ -23,9 +23,13 @@ final class VirtualDisplay: @unchecked Sendable {
 
     private struct State {
         var visual = ""
+        var dots: [Character] = []
         var history: [String] = []
         var closed = false
     }
+
+    /// How the test reads the display's text: as it is, or (contracted Braille) back-translated.
+    var reader: @Sendable (String) -> String = { $0 }
 
     /// BrlAPI's authorization: `none`, or `keyfile:PATH`.
     let auth: String
@@ -90,6 +94,11 @@ final class VirtualDisplay: @unchecked Sendable {
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
                     pending.removeSubrange(...newline)
+                    if line.hasPrefix("Braille \""), line.hasSuffix("\"") {
+                        let cells = Self.cells(fromDots: line.dropFirst(9).dropLast())
+                        state.withLock { $0.dots = cells }
+                        continue
+                    }
                     guard line.hasPrefix("Visual \""), line.hasSuffix("\"") else { continue }
                     let text = String(line.dropFirst(8).dropLast())
                     state.withLock {
@@ -116,9 +125,27 @@ final class VirtualDisplay: @unchecked Sendable {
         }
     }
 
-    /// What the display shows now, trailing blanks removed.
-    var text: String {
+    /// What the display shows now, trailing blanks removed, as ``reader`` reads it.
+    var text: String { reader(shown) }
+
+    /// What BRLTTY was given to show now (U+28xx characters stand for their dots), trailing blanks
+    /// removed.
+    var shown: String {
         state.withLock { $0.visual }.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+    }
+
+    /// The dots of every cell as BRLTTY last sent them to the display, as U+28xx characters.
+    var dots: [Character] { state.withLock { $0.dots } }
+
+    /// Cells from the driver's `Braille` line: each cell's dot numbers (`1245`), `|` between cells.
+    static func cells(fromDots line: Substring) -> [Character] {
+        line.split(separator: "|", omittingEmptySubsequences: false).map { cell in
+            var bits: UInt32 = 0
+            for digit in cell {
+                if let dot = digit.wholeNumberValue, (1...8).contains(dot) { bits |= 1 << UInt32(dot - 1) }
+            }
+            return Character(Unicode.Scalar(0x2800 + bits) ?? "\u{2800}")
+        }
     }
 
     /// How many cells the last update had.
@@ -147,9 +174,10 @@ final class VirtualDisplay: @unchecked Sendable {
         try send(key)
     }
 
-    /// Presses a key and waits until the display shows what `expected` accepts.
+    /// Presses a key and waits until the display shows what `expected` accepts (a generous bound: under
+    /// a loaded machine, with many BRLTTYs and games at once, a key can take seconds to show).
     @discardableResult
-    func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 10) throws -> String {
+    func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 30) throws -> String {
         try press(key)
         return try waitFor(timeout: timeout, "the display to change after \(key)", expected)
     }
