@@ -154,6 +154,8 @@ import Glibc
         controller.close()
         let freed = try observer.read { $0.type == "role" && $0["controlFree"] == .bool(true) }
         #expect(freed.last?.string("role") == "observer")
+        // A role the client did not ask for is a burst of its own, ended by idle.
+        #expect(try observer.read { _ in true }.first?.type == "idle")
         let next = try served.connect()
         let joined = try next.read { $0.type == "idle" }
         #expect(joined[1].string("role") == "controller")

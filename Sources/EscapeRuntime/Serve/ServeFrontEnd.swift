@@ -206,10 +206,10 @@ public final class ServeFrontEnd: FrontEnd {
                 return
             }
             controller = number
-            tellRoles()
+            tellRoles(asking: number)
         case .observer where controller == number:
             controller = nil
-            tellRoles()
+            tellRoles(asking: number)
         default:
             break
         }
@@ -332,9 +332,12 @@ public final class ServeFrontEnd: FrontEnd {
         burstReceivers.removeAll()
     }
 
-    private func tellRoles() {
+    /// Tells every client its part; for all but the one whose `hello` asked (its reply ends with
+    /// `done`), the `role` is a burst of its own, ended by `idle`.
+    private func tellRoles(asking: Int? = nil) {
         for number in clients.keys.sorted() {
             send(.role(role(of: number), controlFree: controller == nil), to: number)
+            if number != asking { burstReceivers.insert(number) }
         }
     }
 
