@@ -369,15 +369,19 @@ public final class ServeFrontEnd: FrontEnd {
     }
 
     /// Writes to every client what it can take now; a client whose socket failed leaves.
+    ///
+    /// A client leaving here tells the others (a `role` burst), which is written in the same flush.
     public func flush(now: Int64) {
-        endBursts()
-        for (number, client) in clients {
-            if !client.write() {
-                leave(number)
-            } else if client.closesWhenWritten && client.pending.isEmpty {
-                leave(number)
+        repeat {
+            endBursts()
+            for (number, client) in clients {
+                if !client.write() {
+                    leave(number)
+                } else if client.closesWhenWritten && client.pending.isEmpty {
+                    leave(number)
+                }
             }
-        }
+        } while !burstReceivers.isEmpty
     }
 
     /// Gives every client up to `milliseconds` to take what waits for it, then closes them all.
