@@ -38,6 +38,10 @@ public struct ConsoleContext: Sendable, Hashable {
                 actions = nil
             }
             self.focus = focus
+            // In protocol 1.0 a change of the focused element comes as a focus event: keep the listing true.
+            if let index = screen?.elements.firstIndex(where: { $0.id == focus.element.id }) {
+                screen?.elements[index] = focus.element
+            }
         case .game(.rotor(let rotor)):
             self.rotor = rotor
         case .game(.actions(let actions)):

@@ -26,6 +26,19 @@ public struct ConsoleDriver: Sendable {
     /// What the console was shown so far.
     public var context: ConsoleContext { renderer.context }
 
+    /// The console's `hello`: it asks for protocol 1.1, whose `elementChanged` keeps every item of the
+    /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock.
+    public static var hello: ClientHello {
+        ClientHello(client: "efb console", acceptedVersions: .versions([.v1_0, .v1_1]), capabilities: ["console"])
+    }
+
+    /// What the console says right after the session's opening: its ``hello``.
+    ///
+    /// - Returns: The hello, numbered like every request of the console, so its reply is rendered as one.
+    public mutating func opening() -> SessionInput {
+        .requests([number(Request(command: .hello(Self.hello)))])
+    }
+
     /// Interprets one typed line.
     ///
     /// - Parameter line: The line, without its terminator.
@@ -33,14 +46,7 @@ public struct ConsoleDriver: Sendable {
     public mutating func interpret(_ line: String) -> Interpretation {
         switch ConsoleCommandParser.parse(line, in: renderer.context) {
         case .send(let requests):
-            let numbered = requests.map { request in
-                requestNumber += 1
-                var numbered = request
-                numbered.id = .int(requestNumber)
-                commands[.int(requestNumber)] = request.command
-                return numbered
-            }
-            return .submit(.requests(numbered))
+            return .submit(.requests(requests.map { number($0) }))
         case .help:
             return .lines(renderer.help())
         case .list:
@@ -50,6 +56,15 @@ public struct ConsoleDriver: Sendable {
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// Gives `request` the next id and remembers its command, to render its answer with it.
+    private mutating func number(_ request: Request) -> Request {
+        requestNumber += 1
+        var numbered = request
+        numbered.id = .int(requestNumber)
+        commands[.int(requestNumber)] = request.command
+        return numbered
     }
 
     /// Renders the session's events: each request's answer with its command, unasked news as such.

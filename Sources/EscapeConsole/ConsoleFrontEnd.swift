@@ -56,6 +56,11 @@ public final class ConsoleFrontEnd: FrontEnd {
     /// What the console was shown so far.
     public var context: ConsoleContext { driver.context }
 
+    /// Says the console's ``ConsoleDriver/hello``.
+    public func opening() -> [SessionInput] {
+        [driver.opening()]
+    }
+
     /// Standard input, until it ends.
     public var descriptors: [Int32] { input.descriptors }
 

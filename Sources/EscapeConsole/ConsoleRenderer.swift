@@ -49,13 +49,16 @@ public struct ConsoleRenderer: Sendable {
         rotorWords = []
         context.observe(event)
         switch event {
+        case .hello where command.map(Self.isHello) ?? false:
+            // The answer to the console's own hello: the game was named when it started.
+            return []
         case .hello(let hello):
             return [
                 ConsoleLine(hello.adventureTitle, style: .title),
                 ConsoleLine("Type help for the commands, or q to quit."),
             ]
         case .game(let gameEvent):
-            return render(gameEvent, before: before, repeatedWords: repeatedWords)
+            return render(gameEvent, answering: command, before: before, repeatedWords: repeatedWords)
         case .progress(let summary, _):
             return progress(summary, full: command == .state)
         case .error(let error):
@@ -71,15 +74,23 @@ public struct ConsoleRenderer: Sendable {
         }
     }
 
-    private mutating func render(_ event: GameEvent, before: ConsoleContext, repeatedWords: [String]) -> [ConsoleLine] {
+    private static func isHello(_ command: Command) -> Bool {
+        if case .hello = command { return true }
+        return false
+    }
+
+    private mutating func render(
+        _ event: GameEvent,
+        answering command: Command?,
+        before: ConsoleContext,
+        repeatedWords: [String]
+    ) -> [ConsoleLine] {
         switch event {
         case .screen(let screen):
             return [ConsoleLine(Self.heading(of: screen), style: .title)] + Self.items(of: screen, spoken: false)
         case .focus(let focus):
             // A field's new text comes back as a focus event; the player just typed it, so it is not repeated.
-            if before.screen == context.screen, before.focus?.element.id == focus.element.id,
-                before.focus?.screen == focus.screen
-            {
+            if before.focus?.element.id == focus.element.id, before.focus?.screen == focus.screen {
                 return []
             }
             return [ConsoleLine(Self.focusLine(focus))]
@@ -113,8 +124,10 @@ public struct ConsoleRenderer: Sendable {
             case .quit, .eof: return []
             }
         case .elementChanged(let element):
-            // Only the focused element is read out; the listing shows the others as they are now.
-            guard let focus = context.focus, focus.element.id == element.id else { return [] }
+            // Only the focused element is read out, and only when time changed it: a gesture's own
+            // announcement says what it did (the typed text, the dial's number, the action's result).
+            // The listing shows every element as it is now.
+            guard command == nil, let focus = context.focus, focus.element.id == element.id else { return [] }
             return [ConsoleLine(Self.focusLine(focus))]
         case .timer:
             // The time left is said by the announcements; the console has no clock to draw.
