@@ -57,6 +57,9 @@ public struct ConsoleContext: Sendable, Hashable {
         }
     }
 
+    /// The console's own words, in the adventure's language.
+    public var words: ConsoleWords { ConsoleWords(locale: locale) }
+
     /// The focused element, if there is one.
     public var focusedElement: Element? { focus?.element }
 

@@ -91,7 +91,7 @@ public final class ConsoleFrontEnd: FrontEnd {
         writer.lineEntered()
         switch frame {
         case .tooLong(let length):
-            write([ConsoleLine("That line is \(length) bytes long; commands and answers are short.", style: .error)])
+            write([ConsoleLine(driver.context.words(.lineTooLong, ["length": "\(length)"]), style: .error)])
         case .line(let bytes):
             switch driver.interpret(String(decoding: bytes, as: UTF8.self)) {
             case .submit(let input): submit(input)
