@@ -32,7 +32,7 @@ struct Play: ParsableCommand {
                 FileHandle.standardError.write(Data("\(SpeechDispatcher.notInstalled)\n".utf8))
             }
         }
-        let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1)
+        let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1, lineEditing: true)
         try game.play { ConsoleFrontEnd(options: options, speaker: speaker) }
     }
 }
