@@ -11,6 +11,8 @@ public enum ConsoleInput: Sendable, Hashable {
     case list
     /// List the focused item's custom actions.
     case actions
+    /// Take back the last gesture made on this level.
+    case undo
     /// The line means nothing here; the text says, in one line, what might work instead.
     case failure(String)
 }
@@ -111,6 +113,7 @@ public enum ConsoleCommandParser {
         case .goto:
             return goto(rest, words)
         case .replay: return plain(.game(.replay))
+        case .undo: return rest.isEmpty ? .success(.undo) : .failure(Failure(nothingAfter: word, words))
         case .state: return plain(.state)
         case .list: return rest.isEmpty ? .success(.list) : .failure(Failure(nothingAfter: word, words))
         case .again: return plain(.game(.repeatAnnouncement))

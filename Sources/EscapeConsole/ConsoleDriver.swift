@@ -1,3 +1,4 @@
+import EscapeCore
 public import EscapeProtocol
 public import EscapeRuntime
 
@@ -16,9 +17,20 @@ public struct ConsoleDriver: Sendable {
         case lines([ConsoleLine])
     }
 
+    /// How many gestures `undo` can take back on one level.
+    static let undoDepth = 50
+
     private var renderer = ConsoleRenderer()
     private var commands: [RequestID: Command] = [:]
     private var requestNumber = 0
+    /// Requests that erase progress, waiting for the player's yes.
+    private var unconfirmed: [Request]?
+    /// Snapshots taken before each gesture on a level, the newest last, with the screen they were taken on.
+    private var undoPoints: [(screen: String, blob: String)] = []
+    /// The `snapshot` requests in flight, with the screen each was asked on.
+    private var snapshotsAsked: [RequestID: String] = [:]
+    /// The `state` requests that redraw after an undo: only the focus is said.
+    private var undoRedraws: Set<RequestID> = []
 
     /// Creates a driver that has seen nothing yet.
     public init() {}
@@ -44,9 +56,24 @@ public struct ConsoleDriver: Sendable {
     /// - Parameter line: The line, without its terminator.
     /// - Returns: Requests for the session, or lines to write at once.
     public mutating func interpret(_ line: String) -> Interpretation {
+        let words = renderer.context.words
+        if let requests = unconfirmed {
+            unconfirmed = nil
+            let yes = words(.yesWords).split(separator: " ").map(String.init) + ["y", "yes"]
+            guard yes.contains(AnswerFolding.fold(line).filter { !$0.isWhitespace }) else {
+                return .lines([ConsoleLine(words(.progressKept))])
+            }
+            return .submit(.requests(requests.map { number($0) }))
+        }
         switch ConsoleCommandParser.parse(line, in: renderer.context) {
         case .send(let requests):
-            return .submit(.requests(requests.map { number($0) }))
+            if requests.contains(where: { erasesProgress($0.command) }) {
+                unconfirmed = requests
+                return .lines([ConsoleLine(words(.confirmStartOver))])
+            }
+            return .submit(.requests(withUndoPoint(requests.map { number($0) })))
+        case .undo:
+            return undo()
         case .help:
             return .lines(renderer.help())
         case .list:
@@ -56,6 +83,53 @@ public struct ConsoleDriver: Sendable {
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// Whether `command` starts the game over: `replay`, or the end screen's gestures and button.
+    private func erasesProgress(_ command: Command) -> Bool {
+        let screen = renderer.context.screen
+        switch command {
+        case .game(.replay): return true
+        case .game(.magicTap): return screen?.magicTap?.action == .replay
+        case .game(.escape): return screen?.escape?.action == .replay
+        case .game(.activate(let element)):
+            // The end screen's button starts over (the engine's `replay` element).
+            return screen?.kind == .end && (element ?? renderer.context.focusedElement?.id) == "replay"
+        default: return false
+        }
+    }
+
+    /// `requests` (numbered), after a `snapshot` when they make a gesture on a level, so that `undo` can
+    /// take it back.
+    private mutating func withUndoPoint(_ requests: [Request]) -> [Request] {
+        guard let screen = renderer.context.screen, screen.kind == .level,
+            requests.contains(where: { Self.isGesture($0.command) })
+        else { return requests }
+        undoPoints.removeAll { $0.screen != screen.id }
+        let snapshot = number(Request(command: .snapshot))
+        if let id = snapshot.id { snapshotsAsked[id] = screen.id }
+        return [snapshot] + requests
+    }
+
+    /// Whether `command` changes a level's state (and so can be taken back).
+    private static func isGesture(_ command: Command) -> Bool {
+        guard case .game(let gesture) = command else { return false }
+        switch gesture {
+        case .activate, .input, .rotor, .rotorItem, .action, .adjust, .magicTap: return true
+        default: return false
+        }
+    }
+
+    /// Brings back the state before the last gesture on this level, and says where the focus is.
+    private mutating func undo() -> Interpretation {
+        guard let screen = renderer.context.screen, let point = undoPoints.last, point.screen == screen.id else {
+            return .lines([ConsoleLine(renderer.context.words(.nothingToUndo))])
+        }
+        undoPoints.removeLast()
+        let restore = number(Request(command: .restore(blob: point.blob)))
+        let redraw = number(Request(command: .state))
+        if let id = redraw.id { undoRedraws.insert(id) }
+        return .submit(.requests([restore, redraw]))
     }
 
     /// Gives `request` the next id and remembers its command, to render its answer with it.
@@ -78,9 +152,24 @@ public struct ConsoleDriver: Sendable {
             let replyTo = events[start].replyTo
             let end = events[start...].firstIndex { $0.replyTo != replyTo } ?? events.endIndex
             let command = replyTo.flatMap { commands[$0] }
-            lines += renderer.render(Array(events[start..<end]), answering: command)
-            if let replyTo, events[start..<end].contains(where: { $0.event == .done }) {
+            let group = Array(events[start..<end])
+            if let replyTo, let screen = snapshotsAsked[replyTo] {
+                for case .snapshot(let blob) in group.map(\.event) {
+                    undoPoints.append((screen, blob))
+                    if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
+                }
+            }
+            if let replyTo, undoRedraws.contains(replyTo) {
+                // After an undo the screen is the one the player knows: say that it worked and where the focus is.
+                _ = renderer.render(group, answering: nil)
+                lines += [ConsoleLine(renderer.context.words(.undone))] + renderer.focusLines()
+            } else {
+                lines += renderer.render(group, answering: command)
+            }
+            if let replyTo, group.contains(where: { $0.event == .done }) {
                 commands[replyTo] = nil
+                snapshotsAsked[replyTo] = nil
+                undoRedraws.remove(replyTo)
             }
             start = end
         }

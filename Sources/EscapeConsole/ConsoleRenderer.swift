@@ -170,6 +170,11 @@ public struct ConsoleRenderer: Sendable {
         return lines
     }
 
+    /// The focus, if there is one.
+    public func focusLines() -> [ConsoleLine] {
+        context.focus.map { [ConsoleLine(focusLine($0))] } ?? []
+    }
+
     /// The focused item's custom actions.
     public func actionsListing() -> [ConsoleLine] {
         guard let list = context.actions else { return [ConsoleLine(words(.noActions))] }

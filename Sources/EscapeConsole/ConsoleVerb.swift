@@ -26,6 +26,7 @@ enum ConsoleVerb: CaseIterable {
     case menu
     case goto
     case replay
+    case undo
     case state
     case list
     case again
@@ -56,6 +57,7 @@ enum ConsoleVerb: CaseIterable {
         case .menu: ["m", "menu"]
         case .goto: ["g", "goto"]
         case .replay: ["replay"]
+        case .undo: ["u", "undo"]
         case .state: ["s", "state", "where"]
         case .list: ["list", "ls"]
         case .again: ["again", "repeat"]
@@ -88,6 +90,7 @@ enum ConsoleVerb: CaseIterable {
         case .menu: []
         case .goto: ["niveau"]
         case .replay: ["rejouer"]
+        case .undo: ["annuler"]
         case .state: ["état", "où"]
         case .list: ["liste"]
         case .again: ["encore", "répéter"]
@@ -132,6 +135,7 @@ enum ConsoleVerb: CaseIterable {
         case .menu: words(.helpMenu)
         case .goto: words(.helpGoto)
         case .replay: words(.helpReplay)
+        case .undo: words(.helpUndo)
         case .state: words(.helpState)
         case .list: words(.helpList)
         case .again: words(.helpAgain)

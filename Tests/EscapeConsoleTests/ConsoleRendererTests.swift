@@ -210,3 +210,27 @@ struct ConsoleRendererTests {
         #expect(ConsoleLine("1. Begin, button", style: .item).formatted(color: true) == "1. Begin, button")
     }
 }
+
+/// Taking back moves and starting over, on real sessions.
+struct ConsoleUndoTests {
+    @Test func undoTakesBackEachMoveOfTheLevel() {
+        var (driver, _) = Support.console(at: "locks-bell")
+        #expect(driver.enter("undo").map(\.text) == ["There is nothing to undo on this level."])
+        _ = driver.enter("4")
+        #expect(driver.enter("+").map(\.text) == ["1"])
+        #expect(driver.enter("+").map(\.text) == ["2"])
+        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 1, adjustable"])
+        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 0, adjustable"])
+        #expect(driver.enter("u").map(\.text) == ["There is nothing to undo on this level."])
+        #expect(driver.context.screen?.elements[3].value == "0")
+    }
+
+    @Test func startingOverWaitsForYes() {
+        var (driver, _) = Support.console(at: "stones-memory")
+        let question = "Starting over erases your progress. Type yes to start over, or anything else to keep playing."
+        #expect(driver.enter("replay").map(\.text) == [question])
+        #expect(driver.enter("n").map(\.text) == ["Your progress is kept."])
+        #expect(driver.enter("replay").map(\.text) == [question])
+        #expect(driver.enter("Yes").map(\.text).contains("A new game begins. Your earlier progress has been cleared."))
+    }
+}

@@ -50,6 +50,65 @@ struct TerminalDefectTests {
         #expect(item.dropFirst("4. ".count) == focus.dropFirst("4 of 4: ".count).prefix(item.count - "4. ".count))
     }
 
+    @Test func replayAsksBeforeErasingProgress() throws {
+        let game = try SavedGame(at: "stones-memory")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 4: The Stone of Memory, heading")
+        try terminal.type("replay")
+        try terminal.waitFor(
+            "Starting over erases your progress. Type yes to start over, or anything else to keep playing."
+        )
+        try terminal.type("no")
+        try terminal.waitFor("Your progress is kept.")
+        try terminal.type("s")
+        try terminal.waitFor("Chapter 2, level 1. 4 of 25 levels solved.")
+        try terminal.type("replay")
+        try terminal.waitFor("Starting over erases your progress.")
+        try terminal.type("yes")
+        try terminal.waitFor("A new game begins. Your earlier progress has been cleared.", "1 of 3: Darkness, heading")
+    }
+
+    @Test func playAgainAsksBeforeErasingAFinishedGame() throws {
+        let game = try SavedGame(at: nil)
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        let screen = try terminal.waitFor("The Open Sky, ")
+        let button = try #require(screen.last { $0.hasSuffix(". Play again, button") })
+        try terminal.type("a \(button.prefix { $0 != "." })")
+        try terminal.waitFor("Starting over erases your progress.")
+        try terminal.type("n")
+        try terminal.waitFor("Your progress is kept.")
+        try terminal.type("magic")
+        try terminal.waitFor("Starting over erases your progress.")
+        try terminal.type("")
+        try terminal.waitFor("Your progress is kept.")
+        try terminal.type("s")
+        try terminal.waitFor("25 of 25 levels solved.")
+    }
+
+    @Test func undoTakesBackTheLastMovesOfALevel() throws {
+        let game = try SavedGame(at: "locks-bell")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor("4. Left wheel, 0, adjustable")
+        try terminal.type("undo")
+        try terminal.waitFor("There is nothing to undo on this level.")
+        try terminal.type("4")
+        try terminal.type("+")
+        try terminal.type("+")
+        try terminal.type("list")
+        try terminal.waitFor("4. Left wheel, 2, adjustable")
+        try terminal.type("u")
+        try terminal.waitFor("Undone.", "4 of 6: Left wheel, 1, adjustable")
+        try terminal.type("undo")
+        try terminal.waitFor("Undone.", "4 of 6: Left wheel, 0, adjustable")
+        try terminal.type("u")
+        try terminal.waitFor("There is nothing to undo on this level.")
+        try terminal.type("list")
+        try terminal.waitFor("4. Left wheel, 0, adjustable")
+    }
+
     @Test func anUnknownLocaleIsSaidWithTheOnesThereAre() throws {
         let terminal = try TmuxTerminal(command: efbCommand("play --memory-save --clock virtual --locale de"))
         defer { terminal.stop() }
@@ -73,8 +132,8 @@ final class SavedGame {
     let path: String
     private let folder: URL
 
-    /// Writes a save whose current level is `level`.
-    init(at level: String) throws {
+    /// Writes a save whose current level is `level`; `nil` for a finished game.
+    init(at level: String?) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-save-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("progress.json").path

@@ -45,6 +45,13 @@ extension ConsoleWords {
         case .noSuchAction: "{element} has no action \"{name}\". Its actions: {list}."
         case .whichAction: "Which one: {list}?"
 
+        case .confirmStartOver:
+            "Starting over erases your progress. Type yes to start over, or anything else to keep playing."
+        case .progressKept: "Your progress is kept."
+        case .yesWords: "y yes"
+        case .undone: "Undone."
+        case .nothingToUndo: "There is nothing to undo on this level."
+
         case .or: "or"
         case .takesNothingAfter: "{word} takes nothing after it. Type help for the commands."
         case .whichItem: "Which item? Type its number, such as 2."
@@ -88,6 +95,7 @@ extension ConsoleWords {
         case .helpMenu: "m, menu: open the level menu."
         case .helpGoto: "g, goto CHAPTER LEVEL: go to a level you have reached, such as g 2 1."
         case .helpReplay: "replay: start the game over; your progress is cleared."
+        case .helpUndo: "u, undo: take back your last move on this level."
         case .helpState: "s, state, where: show the screen, the focus and your progress again."
         case .helpList: "list: list this screen's items again."
         case .helpAgain: "again, repeat: repeat the last announcement."

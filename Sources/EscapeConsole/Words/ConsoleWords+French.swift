@@ -47,6 +47,13 @@ extension ConsoleWords {
         case .noSuchAction: "{element} n'a pas d'action « {name} ». Ses actions : {list}."
         case .whichAction: "Laquelle : {list} ?"
 
+        case .confirmStartOver:
+            "Recommencer efface ta progression. Tape oui pour recommencer, ou autre chose pour continuer la partie."
+        case .progressKept: "Ta progression est conservée."
+        case .yesWords: "o oui"
+        case .undone: "Annulé."
+        case .nothingToUndo: "Il n'y a rien à annuler dans ce niveau."
+
         case .or: "ou"
         case .takesNothingAfter: "{word} ne prend rien après lui. Tape aide pour la liste des commandes."
         case .whichItem: "Quel élément ? Tape son numéro, par exemple 2."
@@ -94,6 +101,7 @@ extension ConsoleWords {
         case .helpMenu: "m, menu : ouvrir le menu des niveaux."
         case .helpGoto: "g, niveau CHAPITRE NIVEAU : aller à un niveau déjà atteint, par exemple g 2 1."
         case .helpReplay: "rejouer : recommencer la partie ; ta progression est effacée."
+        case .helpUndo: "u, annuler : revenir sur ton dernier geste dans ce niveau."
         case .helpState: "s, état, où : redire l'écran, l'élément où tu te trouves et ta progression."
         case .helpList: "liste : redire la liste des éléments de l'écran."
         case .helpAgain: "encore, répéter : répéter la dernière annonce."

@@ -93,6 +93,19 @@ extension ConsoleWords {
         /// A name that begins several actions: `{list}`.
         case whichAction
 
+        // MARK: Starting over and taking back
+
+        /// Asked before anything that erases progress.
+        case confirmStartOver
+        /// The answer to that question was not yes.
+        case progressKept
+        /// The words that say yes to that question, folded and separated by spaces.
+        case yesWords
+        /// The last gesture was taken back.
+        case undone
+        /// `undo` with nothing to take back on this level.
+        case nothingToUndo
+
         // MARK: Typing mistakes
 
         /// The word between the last two of a list of alternatives.
@@ -182,6 +195,8 @@ extension ConsoleWords {
         case helpGoto
         /// `replay`.
         case helpReplay
+        /// `undo`.
+        case helpUndo
         /// `state`.
         case helpState
         /// `list`.
