@@ -39,16 +39,30 @@ public struct ConsoleDriver: Sendable {
     public var context: ConsoleContext { renderer.context }
 
     /// The console's `hello`: it asks for protocol 1.1, whose `elementChanged` keeps every item of the
-    /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock.
-    public static var hello: ClientHello {
-        ClientHello(client: "efb console", acceptedVersions: .versions([.v1_0, .v1_1]), capabilities: ["console"])
+    /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock; and
+    /// it names the console's commands as the keys of the gestures, so chapter pages teach them.
+    ///
+    /// - Parameter words: The console's words, for the keys that are words.
+    /// - Returns: The hello.
+    public static func hello(in words: ConsoleWords) -> ClientHello {
+        ClientHello(
+            client: "efb console",
+            acceptedVersions: .versions([.v1_0, .v1_1]),
+            capabilities: ["console"],
+            keys: [
+                "next": "n", "previous": "p", "activate": words(.keyActivate), "rotor": "r",
+                "rotorItem": words(.keyRotorItem), "action": "action", "adjust": words(.keyAdjust),
+                "magicTap": words(.keyMagicTap), "hint": "h", "menu": "m",
+            ]
+        )
     }
 
-    /// What the console says right after the session's opening: its ``hello``.
+    /// What the console says right after the session's opening: its ``hello(in:)``, in the words of
+    /// the adventure the opening named.
     ///
     /// - Returns: The hello, numbered like every request of the console, so its reply is rendered as one.
     public mutating func opening() -> SessionInput {
-        .requests([number(Request(command: .hello(Self.hello)))])
+        .requests([number(Request(command: .hello(Self.hello(in: renderer.context.words))))])
     }
 
     /// Interprets one typed line.
@@ -67,6 +81,10 @@ public struct ConsoleDriver: Sendable {
         }
         switch ConsoleCommandParser.parse(line, in: renderer.context) {
         case .send(let requests):
+            if requests.map(\.command) == [.game(.repeatAnnouncement)], !renderer.announcedSinceScreen {
+                // Nothing said here yet: the room's opening, as it was on arrival.
+                return .lines(renderer.listing())
+            }
             if requests.contains(where: { erasesProgress($0.command) }) {
                 unconfirmed = requests
                 return .lines([ConsoleLine(words(.confirmStartOver))])

@@ -67,7 +67,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     /// What the console was shown so far.
     public var context: ConsoleContext { driver.context }
 
-    /// Says the console's ``ConsoleDriver/hello``.
+    /// Says the console's ``ConsoleDriver/hello(in:)``.
     public func opening() -> [SessionInput] {
         [driver.opening()]
     }

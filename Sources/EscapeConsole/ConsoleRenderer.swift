@@ -14,6 +14,9 @@ public struct ConsoleRenderer: Sendable {
     private var solvedCount: Int?
     /// The rotor's name and item just shown, which the announcement after a rotor event repeats.
     private var rotorWords: [String] = []
+    /// Whether anything was announced since the screen on show arrived: `again` repeats it if so, and
+    /// the screen's opening otherwise.
+    public private(set) var announcedSinceScreen = false
 
     /// Creates a renderer that has seen nothing yet.
     public init() {}
@@ -49,8 +52,16 @@ public struct ConsoleRenderer: Sendable {
         rotorWords = []
         context.observe(event)
         switch event {
+        case .game(.screen): announcedSinceScreen = false
+        case .game(.announce(let announcement)) where announcement.category != .echo: announcedSinceScreen = true
+        default: break
+        }
+        switch event {
         case .hello where command.map(Self.isHello) ?? false:
             // The answer to the console's own hello: the game was named when it started.
+            return []
+        case .game where command.map(Self.isHello) ?? false:
+            // A chapter page that now names the keys: `list` reads it as it is now.
             return []
         case .hello(let hello):
             return [ConsoleLine(hello.adventureTitle, style: .title), ConsoleLine(words(.welcome))]
@@ -100,9 +111,17 @@ public struct ConsoleRenderer: Sendable {
         case .actions(let list):
             return [ConsoleLine(actionsLine(list))]
         case .result(let result):
+            // A door with a rotor says the code it was tried with: its value.
+            let tried = before.focusedElement.flatMap { $0.rotors.isEmpty ? nil : $0.value }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
             switch result.outcome {
-            case .correct: return [ConsoleLine(words(.correct), style: .correct)]
-            case .wrong: return [ConsoleLine(words(.wrong), style: .wrong)]
+            case .correct:
+                return [
+                    ConsoleLine(tried.map { words(.tryingRight, ["code": $0]) } ?? words(.correct), style: .correct)
+                ]
+            case .wrong:
+                return [ConsoleLine(tried.map { words(.tryingWrong, ["code": $0]) } ?? words(.wrong), style: .wrong)]
             case .malformed: return []
             }
         case .sound(let cue):

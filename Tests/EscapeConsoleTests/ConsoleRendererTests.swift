@@ -140,9 +140,13 @@ struct ConsoleRendererTests {
             ]
         )
         #expect(driver.enter("r back").map(\.text) == ["Rotor Codes (1 of 2): 135, 2 of 5."])
+        // The door says which code it was tried with.
+        #expect(driver.enter("up").map(\.text) == ["Codes 1 of 5: 123"])
+        #expect(driver.enter("").map(\.text).first == "Trying 123: wrong.")
+        #expect(driver.enter("down").map(\.text) == ["Codes 2 of 5: 135"])
         #expect(
             driver.enter("").map(\.text).prefix(2) == [
-                "Correct.", "The iron door gives way with a groan that echoes through the vault.",
+                "Trying 135: right.", "The iron door gives way with a groan that echoes through the vault.",
             ]
         )
     }

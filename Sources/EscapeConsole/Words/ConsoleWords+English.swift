@@ -8,6 +8,8 @@ extension ConsoleWords {
         case .escaped: "You escaped: the game is complete."
         case .correct: "Correct."
         case .wrong: "Wrong."
+        case .tryingRight: "Trying {code}: right."
+        case .tryingWrong: "Trying {code}: wrong."
         case .error: "Error: {message}"
         case .hint: "Hint: {text}"
         case .hintWord: "hint"
@@ -44,6 +46,11 @@ extension ConsoleWords {
         case .noActions: "The focused item has no actions."
         case .noSuchAction: "{element} has no action \"{name}\". Its actions: {list}."
         case .whichAction: "Which one: {list}?"
+
+        case .keyActivate: "Enter or a"
+        case .keyRotorItem: "down or up"
+        case .keyAdjust: "+ or -"
+        case .keyMagicTap: "magic"
 
         case .confirmStartOver:
             "Starting over erases your progress. Type yes to start over, or anything else to keep playing."
@@ -97,8 +104,8 @@ extension ConsoleWords {
         case .helpReplay: "replay: start the game over; your progress is cleared."
         case .helpUndo: "u, undo: take back your last move on this level."
         case .helpState: "s, state, where: show the screen, the focus and your progress again."
-        case .helpList: "list: list this screen's items again."
-        case .helpAgain: "again, repeat: repeat the last announcement."
+        case .helpList: "list, look: the room again: its items, numbered, and the focus."
+        case .helpAgain: "again, repeat: repeat the last announcement; on arrival, the room's opening."
         case .helpHelp: "help, ?: this list."
         case .helpQuit: "q, quit: stop playing. Progress is saved each time a door opens."
         }

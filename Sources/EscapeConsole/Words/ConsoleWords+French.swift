@@ -9,6 +9,8 @@ extension ConsoleWords {
         case .escaped: "Te voilà dehors : la partie est terminée."
         case .correct: "Bonne réponse."
         case .wrong: "Mauvaise réponse."
+        case .tryingRight: "Essai {code} : réussi."
+        case .tryingWrong: "Essai {code} : raté."
         case .error: "Erreur : {message}"
         case .hint: "Indice : {text}"
         case .hintWord: "indice"
@@ -46,6 +48,11 @@ extension ConsoleWords {
         case .noActions: "L'élément où tu te trouves n'a pas d'actions."
         case .noSuchAction: "{element} n'a pas d'action « {name} ». Ses actions : {list}."
         case .whichAction: "Laquelle : {list} ?"
+
+        case .keyActivate: "Entrée ou a"
+        case .keyRotorItem: "bas ou haut"
+        case .keyAdjust: "+ ou -"
+        case .keyMagicTap: "magique"
 
         case .confirmStartOver:
             "Recommencer efface ta progression. Tape oui pour recommencer, ou autre chose pour continuer la partie."
@@ -103,8 +110,9 @@ extension ConsoleWords {
         case .helpReplay: "rejouer : recommencer la partie ; ta progression est effacée."
         case .helpUndo: "u, annuler : revenir sur ton dernier geste dans ce niveau."
         case .helpState: "s, état, où : redire l'écran, l'élément où tu te trouves et ta progression."
-        case .helpList: "liste : redire la liste des éléments de l'écran."
-        case .helpAgain: "encore, répéter : répéter la dernière annonce."
+        case .helpList: "liste, regarder : la salle à nouveau : ses éléments, numérotés, et l'élément où tu te trouves."
+        case .helpAgain:
+            "encore, répéter : répéter la dernière annonce ; en arrivant dans une salle, ce qui y a été dit."
         case .helpHelp: "aide, ? : cette liste."
         case .helpQuit: "q, quitter : arrêter de jouer. La progression est enregistrée à chaque porte ouverte."
         }

@@ -17,6 +17,10 @@ extension ConsoleWords {
         case correct
         /// A wrong answer.
         case wrong
+        /// A door's code that opened it: `{code}`.
+        case tryingRight
+        /// A door's code that did not: `{code}`.
+        case tryingWrong
         /// A refusal or an error: `{message}`.
         case error
         /// A hint: `{text}`.
@@ -92,6 +96,17 @@ extension ConsoleWords {
         case noSuchAction
         /// A name that begins several actions: `{list}`.
         case whichAction
+
+        // MARK: The console's keys, as chapter pages name them
+
+        /// The key of `activate`.
+        case keyActivate
+        /// The keys of `rotorItem`.
+        case keyRotorItem
+        /// The keys of `adjust`.
+        case keyAdjust
+        /// The key of `magicTap`.
+        case keyMagicTap
 
         // MARK: Starting over and taking back
 

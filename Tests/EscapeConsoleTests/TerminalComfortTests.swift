@@ -1,0 +1,49 @@
+import EscapeTestSupport
+import Foundation
+import Testing
+
+/// The console's comforts at a real terminal (tmux): its keys on chapter pages, `again` and `look`,
+/// and doors that say what was tried.
+@Suite(.enabled(if: TmuxTerminal.executable != nil, "tmux is not installed: run scripts/install-deps to install it"))
+struct TerminalComfortTests {
+    @Test func chapterPagesNameTheConsolesCommandsAndAgainRepeatsTheOpening() throws {
+        let terminal = try TmuxTerminal(command: efbCommand("play --seed 1 --clock virtual --memory-save --locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 3: Darkness, heading")
+        try terminal.type("esc")
+        try terminal.waitFor(
+            "Your keys for this chapter: next: n, previous: p, activate: Enter or a, hint: h, level menu: m.",
+            "1 of 3: Chapter 1: The Cellar of Echoes, heading"
+        )
+        // Nothing was said on this page yet: again gives its opening, not the last thing said elsewhere.
+        try terminal.type("again")
+        try terminal.waitFor("Chapter 1: The Cellar of Echoes, 3 items:", "3. Begin, button")
+        try terminal.type("look")
+        try terminal.waitFor(
+            "Chapter 1: The Cellar of Echoes, 3 items:",
+            "1 of 3: Chapter 1: The Cellar of Echoes, heading"
+        )
+        try terminal.type("a 3")
+        try terminal.waitFor("1 of 6: The First Door, heading")
+        try terminal.type("again")
+        try terminal.waitFor("The First Door, 6 items:")
+    }
+
+    @Test func aRotorDoorSaysTheCodeItWasTriedWith() throws {
+        let game = try SavedGame(at: "vault-iron")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        let screen = try terminal.waitFor("Iron door, locked, button, with a rotor")
+        let door = try #require(screen.last { $0.hasSuffix("Iron door, locked, button, with a rotor") })
+        try terminal.type(String(door.prefix { $0 != "." }))
+        try terminal.waitFor("Rotor Codes (1 of 2): 5 items, none chosen yet.")
+        try terminal.type("down")
+        try terminal.waitFor("Codes 1 of 5: 123")
+        try terminal.type("a")
+        try terminal.waitFor("Trying 123: wrong.")
+        try terminal.type("down")
+        try terminal.waitFor("Codes 2 of 5: 135")
+        try terminal.type("a")
+        try terminal.waitFor("Trying 135: right.", "The iron door gives way")
+    }
+}
