@@ -52,16 +52,25 @@ public final class ConsoleFrontEnd: FrontEnd {
     ///   - speaker: Where to say the lines too, if anywhere.
     ///   - input: Where typed lines come from (standard input by default).
     ///   - output: Where the lines go (standard output by default).
+    ///   - transcript: Where to write the game as it is played too, if anywhere: every line, and every
+    ///     line typed after `> `, without colour.
     public init(
         options: Options = Options(),
         speaker: (any Speaker)? = nil,
         input: Int32 = 0,
-        output: Int32 = 1
+        output: Int32 = 1,
+        transcript: Int32? = nil
     ) {
         self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
         let editor = options.lineEditing && options.prompt ? LineEditor(input: input, output: output) : nil
         self.editor = editor
-        self.writer = Writer(output: FileOutput(descriptor: output), options: options, speaker: speaker, editor: editor)
+        self.writer = Writer(
+            output: FileOutput(descriptor: output),
+            options: options,
+            speaker: speaker,
+            editor: editor,
+            transcript: transcript.map { FileOutput(descriptor: $0) }
+        )
     }
 
     /// What the console was shown so far.
@@ -125,7 +134,7 @@ public final class ConsoleFrontEnd: FrontEnd {
 
     /// Carries out one framed line.
     private func enter(_ frame: LineFramer.Frame, submit: (SessionInput) -> Void) {
-        writer.lineEntered()
+        writer.lineEntered(frame)
         switch frame {
         case .tooLong(let length):
             write([ConsoleLine(driver.context.words(.lineTooLong, ["length": "\(length)"]), style: .error)])
@@ -153,19 +162,32 @@ private struct Writer {
     let options: ConsoleFrontEnd.Options
     let speaker: (any Speaker)?
     let editor: LineEditor?
+    /// Where the game is written too, as it is played.
+    let transcript: FileOutput?
     /// Whether the prompt is on the last line, waiting for the player's Enter.
     private var prompting = false
 
-    init(output: FileOutput, options: ConsoleFrontEnd.Options, speaker: (any Speaker)?, editor: LineEditor?) {
+    init(
+        output: FileOutput,
+        options: ConsoleFrontEnd.Options,
+        speaker: (any Speaker)?,
+        editor: LineEditor?,
+        transcript: FileOutput?
+    ) {
         self.output = output
         self.options = options
         self.speaker = speaker
         self.editor = editor
+        self.transcript = transcript
     }
 
-    /// The player pressed Enter: the terminal is at the start of a fresh line.
-    mutating func lineEntered() {
+    /// The player pressed Enter: the terminal is at the start of a fresh line, and the transcript
+    /// gets the line after the prompt.
+    mutating func lineEntered(_ frame: LineFramer.Frame) {
         prompting = false
+        if let transcript, case .line(let bytes) = frame {
+            _ = transcript.write(Array(Self.prompt.utf8) + bytes + [10])
+        }
     }
 
     /// Writes the prompt, if prompts are on.
@@ -199,6 +221,8 @@ private struct Writer {
         }
         let spoken = lines.filter(\.spoken).map(\.text)
         if let speaker, !spoken.isEmpty { speaker.speak(spoken.joined(separator: "\n"), language: language) }
+        // A transcript that cannot be written is not worth stopping the game for.
+        _ = transcript?.write(Array(lines.map { $0.text + "\n" }.joined().utf8))
         if prompting, let editor, editor.isEditing { return interrupt(with: text, editor: editor) }
         if prompting { text = "\n" + text }
         prompting = false

@@ -21,6 +21,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Colour hints, errors and verdicts with ANSI codes.")
     var color = false
 
+    @Option(help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".")
+    var transcript: String?
+
     func run() throws {
         var speaker: SpeechDispatcher?
         if speech {
@@ -32,7 +35,17 @@ struct Play: ParsableCommand {
                 FileHandle.standardError.write(Data("\(SpeechDispatcher.notInstalled)\n".utf8))
             }
         }
+        var transcriptFile: Int32?
+        if let transcript {
+            let descriptor = open(transcript, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                FileHandle.standardError.write(Data("efb: cannot write the transcript \(transcript): \(reason)\n".utf8))
+                throw ExitCode(73)
+            }
+            transcriptFile = descriptor
+        }
         let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1, lineEditing: true)
-        try game.play { ConsoleFrontEnd(options: options, speaker: speaker) }
+        try game.play { ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile) }
     }
 }

@@ -29,6 +29,42 @@ struct TerminalComfortTests {
         try terminal.waitFor("The First Door, 6 items:")
     }
 
+    @Test func aTranscriptKeepsTheGameAsItWasPlayed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "efb-transcript-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("game.txt")
+        let terminal = try TmuxTerminal(
+            command: efbCommand(
+                "play --seed 1 --clock virtual --memory-save --locale en --color --transcript '\(file.path)'"
+            )
+        )
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 3: Darkness, heading")
+        try terminal.type("n")
+        try terminal.waitFor("2 of 3: You wake on cold stone.")
+        try terminal.type("jump")
+        try terminal.waitFor("Unknown command \"jump\".")
+        try terminal.type("q")
+        try terminal.waitFor("Goodbye.", "[exited with status 0]")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.first == "Escape From Blindness")
+        #expect(lines.contains("> n") && lines.contains("> jump") && lines.contains("> q"))
+        #expect(lines.contains { $0.hasPrefix("2 of 3: You wake on cold stone.") })
+        #expect(lines.last == "Goodbye.")
+        #expect(!lines.contains { $0.contains("\u{1B}") }, "no colour in the transcript")
+    }
+
+    @Test func aTranscriptThatCannotBeWrittenIsSaid() throws {
+        let terminal = try TmuxTerminal(
+            command: efbCommand("play --memory-save --transcript /nonexistent/dir/game.txt")
+        )
+        defer { terminal.stop() }
+        try terminal.waitFor("efb: cannot write the transcript /nonexistent/dir/game.txt:", "[exited with status 73]")
+    }
+
     @Test func aRotorDoorSaysTheCodeItWasTriedWith() throws {
         let game = try SavedGame(at: "vault-iron")
         let terminal = try TmuxTerminal(command: game.command("--locale en"))
