@@ -13,6 +13,10 @@ public enum ConsoleInput: Sendable, Hashable {
     case actions
     /// Take back the last gesture made on this level.
     case undo
+    /// Say how long a timed level's clock still runs.
+    case timeLeft
+    /// Play timed levels with a clock (`true`) or without one (`false`).
+    case timePressure(Bool)
     /// The line means nothing here; the text says, in one line, what might work instead.
     case failure(String)
 }
@@ -104,6 +108,13 @@ public enum ConsoleCommandParser {
         case .magic: return plain(.game(.magicTap))
         case .escape: return plain(.game(.escape))
         case .hint: return plain(.game(.hint))
+        case .time: return rest.isEmpty ? .success(.timeLeft) : .failure(Failure(nothingAfter: word, words))
+        case .clock:
+            switch AnswerFolding.fold(rest) {
+            case "on", "yes", "oui", "avec": return .success(.timePressure(true))
+            case "off", "no", "non", "sans": return .success(.timePressure(false))
+            default: return .failure(Failure(words(.clockUsage)))
+            }
         case .wait:
             guard let seconds = Double(rest), seconds >= 0,
                 seconds * 1000 <= Double(CommandDecoder.maximumWait)

@@ -31,6 +31,12 @@ public struct ConsoleDriver: Sendable {
     private var snapshotsAsked: [RequestID: String] = [:]
     /// The `state` requests that redraw after an undo: only the focus is said.
     private var undoRedraws: Set<RequestID> = []
+    /// What to say once a request is settled (the clock turned on or off).
+    private var afterwords: [RequestID: ConsoleWords.Key] = [:]
+    /// The `state` requests that ask for the time left: only the clock is said.
+    private var timeAsks: Set<RequestID> = []
+    /// The opening's `state` request: a timed room's clock is said, and nothing else.
+    private var arrivalAsks: Set<RequestID> = []
 
     /// Creates a driver that has seen nothing yet.
     public init() {}
@@ -42,9 +48,11 @@ public struct ConsoleDriver: Sendable {
     /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock; and
     /// it names the console's commands as the keys of the gestures, so chapter pages teach them.
     ///
-    /// - Parameter words: The console's words, for the keys that are words.
+    /// - Parameters:
+    ///   - words: The console's words, for the keys that are words.
+    ///   - timePressure: The player's choice for timed levels, when the player made one.
     /// - Returns: The hello.
-    public static func hello(in words: ConsoleWords) -> ClientHello {
+    public static func hello(in words: ConsoleWords, timePressure: Bool? = nil) -> ClientHello {
         ClientHello(
             client: "efb console",
             acceptedVersions: .versions([.v1_0, .v1_1]),
@@ -53,7 +61,8 @@ public struct ConsoleDriver: Sendable {
                 "next": "n", "previous": "p", "activate": words(.keyActivate), "rotor": "r",
                 "rotorItem": words(.keyRotorItem), "action": "action", "adjust": words(.keyAdjust),
                 "magicTap": words(.keyMagicTap), "hint": "h", "menu": "m",
-            ]
+            ],
+            timePressure: timePressure
         )
     }
 
@@ -62,7 +71,11 @@ public struct ConsoleDriver: Sendable {
     ///
     /// - Returns: The hello, numbered like every request of the console, so its reply is rendered as one.
     public mutating func opening() -> SessionInput {
-        .requests([number(Request(command: .hello(Self.hello(in: renderer.context.words))))])
+        let hello = number(Request(command: .hello(Self.hello(in: renderer.context.words))))
+        // A game resumed in a timed room got its clock before the hello agreed on 1.1: ask for it.
+        let state = number(Request(command: .state))
+        if let id = state.id { arrivalAsks.insert(id) }
+        return .requests([hello, state])
     }
 
     /// Interprets one typed line.
@@ -92,6 +105,15 @@ public struct ConsoleDriver: Sendable {
             return .submit(.requests(withUndoPoint(requests.map { number($0) })))
         case .undo:
             return undo()
+        case .timeLeft:
+            // The engine's state holds the clock as it stands (protocol 1.1).
+            let state = number(Request(command: .state))
+            if let id = state.id { timeAsks.insert(id) }
+            return .submit(.requests([state]))
+        case .timePressure(let on):
+            let hello = number(Request(command: .hello(Self.hello(in: words, timePressure: on))))
+            if let id = hello.id { afterwords[id] = on ? .clockOn : .clockOff }
+            return .submit(.requests([hello]))
         case .help:
             return .lines(renderer.help())
         case .list:
@@ -101,6 +123,22 @@ public struct ConsoleDriver: Sendable {
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// The last `timer` of `events`, if there is one.
+    private static func timer(in events: [StampedEvent]) -> TimerState? {
+        events.lazy.compactMap { stamped -> TimerState? in
+            if case .game(.timer(let timer)) = stamped.event { return timer }
+            return nil
+        }.last
+    }
+
+    /// How long the clock of the timed level still runs, in words, from a `state` reply's `timer`.
+    private func timeLeft(in events: [StampedEvent]) -> String {
+        let words = renderer.context.words
+        guard let timer = Self.timer(in: events) else { return words(.noClock) }
+        let time = words.duration(milliseconds: timer.remainingMs)
+        return words(timer.paused ? .timeStopped : .timeLeft, ["time": time])
     }
 
     /// Whether `command` starts the game over: `replay`, or the end screen's gestures and button.
@@ -177,17 +215,35 @@ public struct ConsoleDriver: Sendable {
                     if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
                 }
             }
-            if let replyTo, undoRedraws.contains(replyTo) {
+            if let replyTo, arrivalAsks.contains(replyTo) {
+                _ = renderer.render(group, answering: nil)
+                if let timer = Self.timer(in: group), !timer.paused {
+                    let time = renderer.context.words.duration(milliseconds: timer.remainingMs)
+                    lines.append(ConsoleLine(renderer.context.words(.timedRoom, ["time": time])))
+                }
+            } else if let replyTo, timeAsks.contains(replyTo) {
+                // The screen has not changed: only the time left is said.
+                _ = renderer.render(group, answering: nil)
+                if !group.contains(where: { if case .error = $0.event { true } else { false } }) {
+                    lines.append(ConsoleLine(timeLeft(in: group)))
+                }
+            } else if let replyTo, undoRedraws.contains(replyTo) {
                 // After an undo the screen is the one the player knows: say that it worked and where the focus is.
                 _ = renderer.render(group, answering: nil)
                 lines += [ConsoleLine(renderer.context.words(.undone))] + renderer.focusLines()
             } else {
                 lines += renderer.render(group, answering: command)
             }
+            if let replyTo, let key = afterwords[replyTo], group.contains(where: { $0.event == .done }) {
+                lines.append(ConsoleLine(renderer.context.words(key)))
+                afterwords[replyTo] = nil
+            }
             if let replyTo, group.contains(where: { $0.event == .done }) {
                 commands[replyTo] = nil
                 snapshotsAsked[replyTo] = nil
                 undoRedraws.remove(replyTo)
+                timeAsks.remove(replyTo)
+                arrivalAsks.remove(replyTo)
             }
             start = end
         }

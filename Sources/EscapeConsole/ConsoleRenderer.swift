@@ -145,9 +145,10 @@ public struct ConsoleRenderer: Sendable {
             // The listing shows every element as it is now.
             guard command == nil, let focus = context.focus, focus.element.id == element.id else { return [] }
             return [ConsoleLine(focusLine(focus))]
-        case .timer:
-            // The time left is said by the announcements; the console has no clock to draw.
-            return []
+        case .timer(let timer):
+            // Arriving in a timed room (or starting it over) says its limit; the announcements say the rest.
+            guard !timer.paused, timer.remainingMs == timer.limitMs else { return [] }
+            return [ConsoleLine(words(.timedRoom, ["time": words.duration(milliseconds: timer.limitMs)]))]
         case .ambient:
             // A terminal plays no sounds; the chapter's heading says where the player is.
             return []

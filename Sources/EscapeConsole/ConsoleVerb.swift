@@ -22,6 +22,8 @@ enum ConsoleVerb: CaseIterable {
     case magic
     case escape
     case hint
+    case time
+    case clock
     case wait
     case menu
     case goto
@@ -53,6 +55,8 @@ enum ConsoleVerb: CaseIterable {
         case .magic: ["magic", "mt"]
         case .escape: ["esc", "escape"]
         case .hint: ["h", "hint"]
+        case .time: ["time"]
+        case .clock: ["clock"]
         case .wait: ["wait"]
         case .menu: ["m", "menu"]
         case .goto: ["g", "goto"]
@@ -86,6 +90,8 @@ enum ConsoleVerb: CaseIterable {
         case .magic: ["magique"]
         case .escape: ["échap"]
         case .hint: ["indice"]
+        case .time: ["temps"]
+        case .clock: ["chrono"]
         case .wait: ["attendre"]
         case .menu: []
         case .goto: ["niveau"]
@@ -131,6 +137,8 @@ enum ConsoleVerb: CaseIterable {
         case .magic: words(.helpMagic, ["here": here(magicTap)])
         case .escape: words(.helpEscape, ["here": here(escape)])
         case .hint: words(.helpHint)
+        case .time: words(.helpTime)
+        case .clock: words(.helpClock)
         case .wait: words(.helpWait)
         case .menu: words(.helpMenu)
         case .goto: words(.helpGoto)

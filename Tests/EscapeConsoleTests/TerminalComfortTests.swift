@@ -65,6 +65,32 @@ struct TerminalComfortTests {
         try terminal.waitFor("efb: cannot write the transcript /nonexistent/dir/game.txt:", "[exited with status 73]")
     }
 
+    @Test func aTimedRoomSaysItsLimitWhatIsLeftAndCanBePlayedWithoutAClock() throws {
+        let game = try SavedGame(at: "torch-frozen-door")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor(
+            "This room is timed: 3 minutes. Type time to hear what is left, or clock off to play without a clock."
+        )
+        try terminal.type("wait 40")
+        try terminal.type("time")
+        try terminal.waitFor("2 minutes and 20 seconds left.")
+        try terminal.type("m")
+        try terminal.waitFor("Level menu, ")
+        try terminal.type("time")
+        try terminal.waitFor("The clock is stopped: 2 minutes and 20 seconds left.")
+        try terminal.type("esc")
+        try terminal.waitFor("1 of 5: The Frozen Door, heading")
+        try terminal.type("clock off")
+        try terminal.waitFor("No time pressure: the torch burns for as long as you need.")
+        try terminal.type("time")
+        try terminal.waitFor("No clock runs in this room.")
+        try terminal.type("wait 600")
+        try terminal.type("s")
+        let after = try terminal.waitFor("Chapter 6, level 1.")
+        #expect(!after.contains { $0.contains("torchlight left") || $0.contains("goes out") })
+    }
+
     @Test func aRotorDoorSaysTheCodeItWasTriedWith() throws {
         let game = try SavedGame(at: "vault-iron")
         let terminal = try TmuxTerminal(command: game.command("--locale en"))

@@ -59,6 +59,21 @@ extension ConsoleWords {
         case .undone: "Undone."
         case .nothingToUndo: "There is nothing to undo on this level."
 
+        case .timedRoom:
+            "This room is timed: {time}. Type time to hear what is left, or clock off to play without a clock."
+        case .timeLeft: "{time} left."
+        case .timeStopped: "The clock is stopped: {time} left."
+        case .noClock: "No clock runs in this room."
+        case .clockOff:
+            "No time pressure: the torch burns for as long as you need. Type clock on to bring the clock back."
+        case .clockOn: "Time pressure is back from the next room on."
+        case .clockUsage: "Type clock off, or clock on."
+        case .minutesOne: "1 minute"
+        case .minutesMany: "{count} minutes"
+        case .secondsOne: "1 second"
+        case .secondsMany: "{count} seconds"
+        case .minutesAndSeconds: "{minutes} and {seconds}"
+
         case .or: "or"
         case .takesNothingAfter: "{word} takes nothing after it. Type help for the commands."
         case .whichItem: "Which item? Type its number, such as 2."
@@ -98,6 +113,8 @@ extension ConsoleWords {
         case .helpMagic: "magic: the magic tap. {here}"
         case .helpEscape: "esc, escape: the escape gesture. {here}"
         case .helpHint: "h, hint: hear a hint."
+        case .helpTime: "time: how long the torch still burns."
+        case .helpClock: "clock off, clock on: play timed rooms without a clock, or with one again."
         case .helpWait: "wait SECONDS: let time pass; with --clock virtual, the only way hints unlock."
         case .helpMenu: "m, menu: open the level menu."
         case .helpGoto: "g, goto CHAPTER LEVEL: go to a level you have reached, such as g 2 1."

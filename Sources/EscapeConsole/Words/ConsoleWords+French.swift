@@ -61,6 +61,23 @@ extension ConsoleWords {
         case .undone: "Annulé."
         case .nothingToUndo: "Il n'y a rien à annuler dans ce niveau."
 
+        case .timedRoom:
+            "Cette salle est chronométrée : {time}. Tape temps pour savoir ce qu'il reste, ou chrono non pour jouer "
+                + "sans chronomètre."
+        case .timeLeft: "Il reste {time}."
+        case .timeStopped: "Le chronomètre est arrêté : il reste {time}."
+        case .noClock: "Aucun chronomètre ne tourne dans cette salle."
+        case .clockOff:
+            "Sans pression du temps : la torche brûle aussi longtemps qu'il le faut. Tape chrono oui pour remettre le "
+                + "chronomètre."
+        case .clockOn: "La pression du temps revient à partir de la prochaine salle."
+        case .clockUsage: "Tape chrono non, ou chrono oui."
+        case .minutesOne: "1 minute"
+        case .minutesMany: "{count} minutes"
+        case .secondsOne: "1 seconde"
+        case .secondsMany: "{count} secondes"
+        case .minutesAndSeconds: "{minutes} et {seconds}"
+
         case .or: "ou"
         case .takesNothingAfter: "{word} ne prend rien après lui. Tape aide pour la liste des commandes."
         case .whichItem: "Quel élément ? Tape son numéro, par exemple 2."
@@ -103,6 +120,8 @@ extension ConsoleWords {
         case .helpMagic: "magique : le toucher magique. {here}"
         case .helpEscape: "échap : le geste d'échappement. {here}"
         case .helpHint: "h, indice : entendre un indice."
+        case .helpTime: "temps : combien de temps la torche brûle encore."
+        case .helpClock: "chrono non, chrono oui : jouer les salles chronométrées sans chronomètre, ou de nouveau avec."
         case .helpWait:
             "attendre SECONDES : laisser passer le temps ; avec --clock virtual, seul moyen de débloquer les indices."
         case .helpMenu: "m, menu : ouvrir le menu des niveaux."

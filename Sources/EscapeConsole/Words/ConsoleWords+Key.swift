@@ -121,6 +121,33 @@ extension ConsoleWords {
         /// `undo` with nothing to take back on this level.
         case nothingToUndo
 
+        // MARK: Timed rooms
+
+        /// On arriving in a timed room: its `{time}` limit.
+        case timedRoom
+        /// The `{time}` left.
+        case timeLeft
+        /// The `{time}` left, the clock standing still.
+        case timeStopped
+        /// `time` where no clock runs.
+        case noClock
+        /// Time pressure turned off.
+        case clockOff
+        /// Time pressure turned on.
+        case clockOn
+        /// `clock` without on or off.
+        case clockUsage
+        /// A duration of one minute.
+        case minutesOne
+        /// A duration of `{count}` minutes.
+        case minutesMany
+        /// A duration of one second.
+        case secondsOne
+        /// A duration of `{count}` seconds.
+        case secondsMany
+        /// `{minutes}` and `{seconds}` together.
+        case minutesAndSeconds
+
         // MARK: Typing mistakes
 
         /// The word between the last two of a list of alternatives.
@@ -202,6 +229,10 @@ extension ConsoleWords {
         case helpEscape
         /// `hint`.
         case helpHint
+        /// `time`.
+        case helpTime
+        /// `clock`.
+        case helpClock
         /// `wait`.
         case helpWait
         /// `menu`.

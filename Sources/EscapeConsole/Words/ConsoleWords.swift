@@ -74,6 +74,19 @@ public struct ConsoleWords: Sendable, Hashable {
         return EngineWords.fill(template(singular ? one : many), all)
     }
 
+    /// A duration as the language says it, rounded up to the second: `1 minute and 30 seconds`.
+    ///
+    /// - Parameter milliseconds: The duration.
+    /// - Returns: The words.
+    public func duration(milliseconds: Int64) -> String {
+        let seconds = Int((max(0, milliseconds) + 999) / 1000)
+        let minutesPart = counting(seconds / 60, one: .minutesOne, many: .minutesMany)
+        let secondsPart = counting(seconds % 60, one: .secondsOne, many: .secondsMany)
+        if seconds < 60 { return secondsPart }
+        if seconds % 60 == 0 { return minutesPart }
+        return self(.minutesAndSeconds, ["minutes": minutesPart, "seconds": secondsPart])
+    }
+
     /// Names joined as a list: `a, b or c`, with the language's word for "or".
     public func alternatives(_ names: [String]) -> String {
         guard let last = names.last else { return "" }
