@@ -166,6 +166,9 @@ private struct Writer {
     let transcript: FileOutput?
     /// Whether the prompt is on the last line, waiting for the player's Enter.
     private var prompting = false
+    /// Whether the line just above the prompt is the time left, written while the player typed: the
+    /// next time left takes its place, so a countdown is one line that changes.
+    private var timeAbovePrompt = false
 
     init(
         output: FileOutput,
@@ -185,6 +188,7 @@ private struct Writer {
     /// gets the line after the prompt.
     mutating func lineEntered(_ frame: LineFramer.Frame) {
         prompting = false
+        timeAbovePrompt = false
         if let transcript, case .line(let bytes) = frame {
             _ = transcript.write(Array(Self.prompt.utf8) + bytes + [10])
         }
@@ -205,9 +209,17 @@ private struct Writer {
     static let prompt = "> "
 
     /// Writes `text` where the prompt and the half-typed line are, then draws them again below it.
-    private func interrupt(with text: String, editor: LineEditor) -> Bool {
-        // Back to the start of the line and clear it (CR, then EL): the message takes the prompt's place.
-        guard send(Array(("\r\u{1B}[K" + text).utf8)) else { return false }
+    ///
+    /// - Parameters:
+    ///   - text: The lines, each with its terminator.
+    ///   - editor: The editor drawing the prompt.
+    ///   - replacingLineAbove: Whether `text` takes the place of the line above the prompt too.
+    /// - Returns: `false` when the output went away.
+    private func interrupt(with text: String, editor: LineEditor, replacingLineAbove: Bool) -> Bool {
+        // Back to the start of the line and clear it (CR, then EL): the message takes the prompt's place;
+        // one line up (CUU) first when it replaces the line above.
+        let clear = "\r\u{1B}[K" + (replacingLineAbove ? "\u{1B}[1A\r\u{1B}[K" : "")
+        guard send(Array((clear + text).utf8)) else { return false }
         editor.redisplay()
         return true
     }
@@ -223,7 +235,12 @@ private struct Writer {
         if let speaker, !spoken.isEmpty { speaker.speak(spoken.joined(separator: "\n"), language: language) }
         // A transcript that cannot be written is not worth stopping the game for.
         _ = transcript?.write(Array(lines.map { $0.text + "\n" }.joined().utf8))
-        if prompting, let editor, editor.isEditing { return interrupt(with: text, editor: editor) }
+        if prompting, let editor, editor.isEditing {
+            let isTime = lines.count == 1 && lines[0].style == .time
+            defer { timeAbovePrompt = isTime }
+            return interrupt(with: text, editor: editor, replacingLineAbove: isTime && timeAbovePrompt)
+        }
+        timeAbovePrompt = false
         if prompting { text = "\n" + text }
         prompting = false
         return send(Array(text.utf8))

@@ -272,7 +272,9 @@ public struct ConsoleRenderer: Sendable {
             return [ConsoleLine(named ? text : words(.hint, ["text": text]), style: .hint)]
         case .error:
             return [ConsoleLine(words(.error, ["message": text]), style: .error)]
-        case .narrative, .feedback, .time:
+        case .time:
+            return [ConsoleLine(text, style: .time)]
+        case .narrative, .feedback:
             return [ConsoleLine(text)]
         }
     }

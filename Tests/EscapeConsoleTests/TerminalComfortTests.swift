@@ -1,3 +1,4 @@
+import EscapeContent
 import EscapeTestSupport
 import Foundation
 import Testing
@@ -89,6 +90,34 @@ struct TerminalComfortTests {
         try terminal.type("s")
         let after = try terminal.waitFor("Chapter 6, level 1.")
         #expect(!after.contains { $0.contains("torchlight left") || $0.contains("goes out") })
+    }
+
+    @Test func theTimeLeftIsOneLineThatChangesWhileThePlayerTypes() throws {
+        // The guide's example: its last room has 75 s of torchlight, said at 60 s and 45 s left.
+        let file = packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path
+        let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+        let game = try SavedGame(at: "room-wheels", of: adventure)
+        let terminal = try TmuxTerminal(
+            command: efbCommand(
+                "play --save '\(game.path)' --adventure '\(file)' --hint-interval 3600 --seed 1"
+            )
+        )
+        defer { terminal.stop() }
+        try terminal.waitFor("This room is timed: 1 minute and 15 seconds.")
+        try terminal.write("hel")
+        try terminal.waitFor("One minute of torchlight left.", seconds: 40)
+        try terminal.waitFor("45 seconds left.", seconds: 40)
+        let screen = terminal.lines()
+        #expect(!screen.contains { $0.contains("One minute of torchlight left.") }, "the time left was replaced")
+        #expect(Array(screen.suffix(2)) == ["45 seconds left.", "> hel"])
+        try terminal.write("p")
+        try terminal.press("Enter")
+        try terminal.waitFor("q, quit: stop playing. Progress is saved each time a door opens.")
+        // After a command, the next time left is a line of its own again.
+        try terminal.waitFor("30 seconds left.", seconds: 40)
+        #expect(terminal.lines().contains("help, ?: this list."))
+        try terminal.type("q")
+        try terminal.waitFor("Goodbye.")
     }
 
     @Test func aRotorDoorSaysTheCodeItWasTriedWith() throws {

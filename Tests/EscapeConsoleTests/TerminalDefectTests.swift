@@ -132,14 +132,14 @@ final class SavedGame {
     let path: String
     private let folder: URL
 
-    /// Writes a save whose current level is `level`; `nil` for a finished game.
-    init(at level: String?) throws {
+    /// Writes a save whose current level is `level` of `adventure`; `nil` for a finished game.
+    init(at level: String?, of adventure: Adventure = Support.adventure) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-save-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("progress.json").path
-        let ids = Support.adventure.chapters.flatMap(\.levels).map(\.id)
+        let ids = adventure.chapters.flatMap(\.levels).map(\.id)
         let solved = Array(ids.prefix { $0 != level })
-        let data = SaveData(adventureID: Support.adventure.id, completed: solved, current: level)
+        let data = SaveData(adventureID: adventure.id, completed: solved, current: level)
         try Data(data.encoded()).write(to: URL(fileURLWithPath: path))
     }
 
