@@ -66,12 +66,14 @@ public struct ConsoleDriver: Sendable {
         )
     }
 
-    /// What the console says right after the session's opening: its ``hello(in:)``, in the words of
-    /// the adventure the opening named.
+    /// What the console says right after the session's opening: its ``hello(in:timePressure:)``, in the
+    /// words of the adventure the opening named.
     ///
+    /// - Parameter timePressure: The player's kept choice for timed levels, if there is one.
     /// - Returns: The hello, numbered like every request of the console, so its reply is rendered as one.
-    public mutating func opening() -> SessionInput {
-        let hello = number(Request(command: .hello(Self.hello(in: renderer.context.words))))
+    public mutating func opening(timePressure: Bool? = nil) -> SessionInput {
+        let words = renderer.context.words
+        let hello = number(Request(command: .hello(Self.hello(in: words, timePressure: timePressure))))
         // A game resumed in a timed room got its clock before the hello agreed on 1.1: ask for it.
         let state = number(Request(command: .state))
         if let id = state.id { arrivalAsks.insert(id) }

@@ -39,6 +39,8 @@ public final class ConsoleFrontEnd: FrontEnd {
     private let editor: LineEditor?
     /// Whether the editor's input ended (Ctrl-D on an empty line).
     private var editorEnded = false
+    /// Where the player's choices are kept.
+    private let preferences: ConsolePreferences?
     private var driver = ConsoleDriver()
     private var writer: Writer
     private var gameOver = false
@@ -54,13 +56,16 @@ public final class ConsoleFrontEnd: FrontEnd {
     ///   - output: Where the lines go (standard output by default).
     ///   - transcript: Where to write the game as it is played too, if anywhere: every line, and every
     ///     line typed after `> `, without colour.
+    ///   - preferences: Where the player's choices are kept (`clock off`), if anywhere.
     public init(
         options: Options = Options(),
         speaker: (any Speaker)? = nil,
         input: Int32 = 0,
         output: Int32 = 1,
-        transcript: Int32? = nil
+        transcript: Int32? = nil,
+        preferences: ConsolePreferences? = nil
     ) {
+        self.preferences = preferences
         self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
         let editor = options.lineEditing && options.prompt ? LineEditor(input: input, output: output) : nil
         self.editor = editor
@@ -76,9 +81,10 @@ public final class ConsoleFrontEnd: FrontEnd {
     /// What the console was shown so far.
     public var context: ConsoleContext { driver.context }
 
-    /// Says the console's ``ConsoleDriver/hello(in:)``.
+    /// Says the console's ``ConsoleDriver/hello(in:timePressure:)``, with the player's kept choice for
+    /// timed levels.
     public func opening() -> [SessionInput] {
-        [driver.opening()]
+        [driver.opening(timePressure: preferences?.timePressure)]
     }
 
     /// Standard input, until it ends.
@@ -140,7 +146,14 @@ public final class ConsoleFrontEnd: FrontEnd {
             write([ConsoleLine(driver.context.words(.lineTooLong, ["length": "\(length)"]), style: .error)])
         case .line(let bytes):
             switch driver.interpret(String(decoding: bytes, as: UTF8.self)) {
-            case .submit(let input): submit(input)
+            case .submit(let input):
+                // `clock off` and `clock on` say it in a hello: the choice is kept for the next game.
+                if case .requests(let requests) = input {
+                    for case .hello(let hello) in requests.map(\.command) {
+                        if let on = hello.timePressure { preferences?.keep(timePressure: on) }
+                    }
+                }
+                submit(input)
             case .lines(let lines): write(lines)
             }
         }

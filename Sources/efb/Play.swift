@@ -1,6 +1,7 @@
 import ArgumentParser
 import EscapeConsole
 import EscapeRuntime
+import EscapeSaves
 import Foundation
 
 /// `efb play`: the game at a terminal, in plain lines any screen reader reads, with short typed commands.
@@ -46,6 +47,13 @@ struct Play: ParsableCommand {
             transcriptFile = descriptor
         }
         let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1, lineEditing: true)
-        try game.play { ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile) }
+        // `clock off` is kept beside the save, unless nothing is saved; --no-time-pressure wins over it.
+        let environment = ProcessInfo.processInfo.environment
+        let preferences =
+            game.memorySave || game.noTimePressure
+            ? nil : ConsolePreferences.beside(save: game.save ?? FileSaveStore.defaultPath(environment: environment))
+        try game.play {
+            ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile, preferences: preferences)
+        }
     }
 }

@@ -92,6 +92,34 @@ struct TerminalComfortTests {
         #expect(!after.contains { $0.contains("torchlight left") || $0.contains("goes out") })
     }
 
+    @Test func clockOffIsKeptForTheNextGame() throws {
+        let game = try SavedGame(at: "torch-frozen-door")
+        let kept = URL(fileURLWithPath: game.path).deletingLastPathComponent()
+            .appendingPathComponent("console-preferences")
+        do {
+            let terminal = try TmuxTerminal(command: game.command("--locale en"))
+            defer { terminal.stop() }
+            try terminal.waitFor("This room is timed: 3 minutes.")
+            try terminal.type("clock off")
+            try terminal.waitFor("No time pressure: the torch burns for as long as you need.")
+            try terminal.type("q")
+            try terminal.waitFor("[exited with status 0]")
+        }
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "time-pressure off\n")
+        // The next game starts without a clock.
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 5: The Frozen Door, heading")
+        try terminal.type("time")
+        try terminal.waitFor("No clock runs in this room.")
+        #expect(!terminal.lines().contains { $0.hasPrefix("This room is timed") })
+        try terminal.type("clock on")
+        try terminal.waitFor("Time pressure is back from the next room on.")
+        try terminal.type("q")
+        try terminal.waitFor("[exited with status 0]")
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "time-pressure on\n")
+    }
+
     @Test func theTimeLeftIsOneLineThatChangesWhileThePlayerTypes() throws {
         // The guide's example: its last room has 75 s of torchlight, said at 60 s and 45 s left.
         let file = packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path
