@@ -73,10 +73,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The console front end: typed commands in, plain lines for any screen reader out, optional speech.
+        // libedit, the BSD-licensed line editor (Debian's libedit-dev), through its readline interface.
+        .systemLibrary(name: "CEdit", path: "Sources/CEdit"),
+        // The console front end: typed commands in, plain lines for any screen reader out, optional speech,
+        // line editing and history at a terminal.
         .target(
             name: "EscapeConsole",
-            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime"],
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime", "CEdit"],
             swiftSettings: strictSettings
         ),
         // Sound for the console and Braille front ends: our own pack (made by scripts/make-sounds), played

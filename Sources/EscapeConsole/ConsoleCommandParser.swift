@@ -11,6 +11,12 @@ public enum ConsoleInput: Sendable, Hashable {
     case list
     /// List the focused item's custom actions.
     case actions
+    /// Take back the last gesture made on this level.
+    case undo
+    /// Say how long a timed level's clock still runs.
+    case timeLeft
+    /// Play timed levels with a clock (`true`) or without one (`false`).
+    case timePressure(Bool)
     /// The line means nothing here; the text says, in one line, what might work instead.
     case failure(String)
 }
@@ -32,18 +38,18 @@ public enum ConsoleCommandParser {
         let text = trimmed(line)
         if text.isEmpty { return send(.game(.activate(element: nil))) }
         let (word, rest) = split(text)
-        if context.isOnTextField && Int(word) != nil { return answer(text) }
+        if context.isOnTextField && Int(word) != nil { return answer(text, in: context) }
         let parsed: Result<ConsoleInput, Failure>
         if let number = Int(word) {
-            parsed = rest.isEmpty ? focus(number, in: context) : .failure(Failure(nothingAfter: word))
+            parsed = rest.isEmpty ? focus(number, in: context) : .failure(Failure(nothingAfter: word, context.words))
         } else if let verb = ConsoleVerb.named(word) {
             parsed = parse(verb, word: word, rest, in: context)
         } else {
-            return context.isOnTextField ? answer(text) : .failure(unknown(word, text, in: context))
+            return context.isOnTextField ? answer(text, in: context) : .failure(unknown(word, text, in: context))
         }
         switch parsed {
         case .success(let input): return input
-        case .failure(let failure): return context.isOnTextField ? answer(text) : .failure(failure.message)
+        case .failure(let failure): return context.isOnTextField ? answer(text, in: context) : .failure(failure.message)
         }
     }
 
@@ -55,8 +61,8 @@ public enum ConsoleCommandParser {
             self.message = message
         }
 
-        init(nothingAfter word: String) {
-            message = "\(word) takes nothing after it. Type help for the commands."
+        init(nothingAfter word: String, _ words: ConsoleWords) {
+            message = words(.takesNothingAfter, ["word": word])
         }
     }
 
@@ -66,8 +72,9 @@ public enum ConsoleCommandParser {
         _ rest: String,
         in context: ConsoleContext
     ) -> Result<ConsoleInput, Failure> {
+        let words = context.words
         func plain(_ command: Command) -> Result<ConsoleInput, Failure> {
-            rest.isEmpty ? .success(send(command)) : .failure(Failure(nothingAfter: word))
+            rest.isEmpty ? .success(send(command)) : .failure(Failure(nothingAfter: word, words))
         }
         switch verb {
         case .next: return plain(.game(.next))
@@ -76,21 +83,21 @@ public enum ConsoleCommandParser {
         case .last: return plain(.game(.last))
         case .focus:
             guard let number = Int(rest) else {
-                return .failure(Failure("Which item? Type its number, such as 2."))
+                return .failure(Failure(words(.whichItem)))
             }
             return focus(number, in: context)
         case .activate:
             if rest.isEmpty { return .success(send(.game(.activate(element: nil)))) }
             guard let number = Int(rest) else {
-                return .failure(Failure("Type a on its own, or a and an item's number, such as a 2."))
+                return .failure(Failure(words(.activateUsage)))
             }
             return item(number, in: context).map { send(.game(.activate(element: $0.id))) }
         case .type:
             return type(rest, in: context)
         case .rotor:
-            return direction(rest).map { send(.game(.rotor($0))) }
+            return direction(rest, words).map { send(.game(.rotor($0))) }
         case .item:
-            return direction(rest).map { send(.game(.rotorItem($0))) }
+            return direction(rest, words).map { send(.game(.rotorItem($0))) }
         case .itemBack: return plain(.game(.rotorItem(.previous)))
         case .actions:
             return rest.isEmpty ? .success(.actions) : action(rest, in: context)
@@ -101,19 +108,27 @@ public enum ConsoleCommandParser {
         case .magic: return plain(.game(.magicTap))
         case .escape: return plain(.game(.escape))
         case .hint: return plain(.game(.hint))
+        case .time: return rest.isEmpty ? .success(.timeLeft) : .failure(Failure(nothingAfter: word, words))
+        case .clock:
+            switch AnswerFolding.fold(rest) {
+            case "on", "yes", "oui", "avec": return .success(.timePressure(true))
+            case "off", "no", "non", "sans": return .success(.timePressure(false))
+            default: return .failure(Failure(words(.clockUsage)))
+            }
         case .wait:
             guard let seconds = Double(rest), seconds >= 0,
                 seconds * 1000 <= Double(CommandDecoder.maximumWait)
-            else { return .failure(Failure("Type wait and a number of seconds, such as wait 30.")) }
+            else { return .failure(Failure(words(.waitUsage))) }
             return .success(send(.wait(milliseconds: Int(seconds * 1000))))
         case .menu: return plain(.game(.menu))
         case .goto:
-            return goto(rest)
+            return goto(rest, words)
         case .replay: return plain(.game(.replay))
+        case .undo: return rest.isEmpty ? .success(.undo) : .failure(Failure(nothingAfter: word, words))
         case .state: return plain(.state)
-        case .list: return rest.isEmpty ? .success(.list) : .failure(Failure(nothingAfter: word))
+        case .list: return rest.isEmpty ? .success(.list) : .failure(Failure(nothingAfter: word, words))
         case .again: return plain(.game(.repeatAnnouncement))
-        case .help: return rest.isEmpty ? .success(.help) : .failure(Failure(nothingAfter: word))
+        case .help: return rest.isEmpty ? .success(.help) : .failure(Failure(nothingAfter: word, words))
         case .quit: return plain(.quit)
         }
     }
@@ -121,11 +136,12 @@ public enum ConsoleCommandParser {
     // MARK: - Arguments
 
     private static func item(_ number: Int, in context: ConsoleContext) -> Result<Element, Failure> {
-        guard let screen = context.screen else { return .failure(Failure("There are no items yet.")) }
+        let words = context.words
+        guard let screen = context.screen else { return .failure(Failure(words(.noItemsYet))) }
         guard let element = context.element(numbered: number) else {
             let count = screen.elements.count
             return .failure(
-                Failure("There is no item \(number); this screen has \(count) item\(count == 1 ? "" : "s").")
+                Failure(words.counting(count, one: .noSuchItemOne, many: .noSuchItemMany, ["number": "\(number)"]))
             )
         }
         return .success(element)
@@ -135,24 +151,21 @@ public enum ConsoleCommandParser {
         item(number, in: context).map { send(.game(.focus(element: $0.id))) }
     }
 
-    private static func direction(_ rest: String) -> Result<Direction, Failure> {
-        switch rest.lowercased() {
-        case "", "n", "next", "+": .success(.next)
-        case "b", "back", "p", "prev", "previous", "-": .success(.previous)
-        default: .failure(Failure("Add nothing to go forwards, or back to go backwards."))
+    private static func direction(_ rest: String, _ words: ConsoleWords) -> Result<Direction, Failure> {
+        switch AnswerFolding.fold(rest) {
+        case "", "n", "next", "+", "suivant", "avant": .success(.next)
+        case "b", "back", "p", "prev", "previous", "-", "arriere", "precedent", "retour": .success(.previous)
+        default: .failure(Failure(words(.directionUsage)))
         }
     }
 
     private static func type(_ text: String, in context: ConsoleContext) -> Result<ConsoleInput, Failure> {
-        guard !text.isEmpty else {
-            return .failure(Failure("Type what? Write your answer after it, such as type glass."))
-        }
-        guard fitsAnInput(text) else { return .failure(tooLong) }
-        if context.isOnTextField { return .success(answer(text)) }
+        let words = context.words
+        guard !text.isEmpty else { return .failure(Failure(words(.typeUsage))) }
+        guard fitsAnInput(text) else { return .failure(tooLong(words)) }
+        if context.isOnTextField { return .success(answer(text, in: context)) }
         let fields = context.screen?.elements.filter { $0.traits.contains(.textField) } ?? []
-        guard fields.count == 1, let field = fields.first else {
-            return .failure(Failure("There is no text field to type into here."))
-        }
+        guard fields.count == 1, let field = fields.first else { return .failure(Failure(words(.noTextField))) }
         return .success(
             .send([
                 Request(command: .game(.input(text: text, element: field.id))),
@@ -162,36 +175,40 @@ public enum ConsoleCommandParser {
     }
 
     private static func action(_ rest: String, in context: ConsoleContext) -> Result<ConsoleInput, Failure> {
-        guard !rest.isEmpty else {
-            return .failure(Failure("Which action? Type action and a number or a name, such as action 1."))
-        }
+        let words = context.words
+        guard !rest.isEmpty else { return .failure(Failure(words(.actionUsage))) }
         if let index = Int(rest) { return .success(send(.game(.action(.index(index))))) }
-        let wanted = rest.lowercased()
-        let names = context.actions?.actions ?? []
-        if let exact = names.first(where: { $0.lowercased() == wanted }) {
-            return .success(send(.game(.action(.name(exact)))))
+        // Without a list the engine says why there is nothing to do, in the adventure's language.
+        guard let list = context.actions else { return .success(send(.game(.action(.name(rest))))) }
+        switch ActionMatch.matches(rest, among: list.actions) {
+        case .one(let name):
+            return .success(send(.game(.action(.name(name)))))
+        case .several(let names):
+            return .failure(Failure(words(.whichAction, ["list": words.alternatives(names)])))
+        case .none:
+            let element = context.focusedElement?.label ?? list.element
+            let numbered = list.actions.enumerated().map { "\($0.offset + 1) \($0.element)" }
+            return .failure(
+                Failure(
+                    words(.noSuchAction, ["element": element, "name": rest, "list": numbered.joined(separator: ", ")])
+                )
+            )
         }
-        let candidates = names.filter { $0.lowercased().hasPrefix(wanted) }
-        if candidates.count == 1, let name = candidates.first { return .success(send(.game(.action(.name(name))))) }
-        if candidates.count > 1 {
-            return .failure(Failure("Which one: \(candidates.joined(separator: " or "))?"))
-        }
-        return .success(send(.game(.action(.name(rest)))))
     }
 
-    private static func goto(_ rest: String) -> Result<ConsoleInput, Failure> {
+    private static func goto(_ rest: String, _ words: ConsoleWords) -> Result<ConsoleInput, Failure> {
         let numbers = rest.split { $0 == " " || $0 == "." || $0 == "," }.map { Int($0) }
         guard numbers.count == 2, let chapter = numbers[0], let level = numbers[1] else {
-            return .failure(Failure("Type goto, a chapter and a level, such as goto 2 1."))
+            return .failure(Failure(words(.gotoUsage)))
         }
         return .success(send(.game(.goto(chapter: chapter, level: level))))
     }
 
     // MARK: - Helpers
 
-    private static let tooLong = Failure(
-        "That answer is longer than \(CommandDecoder.maximumInputLength) characters; answers are short."
-    )
+    private static func tooLong(_ words: ConsoleWords) -> Failure {
+        Failure(words(.answerTooLong, ["limit": "\(CommandDecoder.maximumInputLength)"]))
+    }
 
     /// Whether the engine's `input` takes `text`: its length counted in code points, as the engine counts it.
     private static func fitsAnInput(_ text: String) -> Bool {
@@ -199,8 +216,8 @@ public enum ConsoleCommandParser {
     }
 
     /// A typed answer: into the focused field, then the field activated.
-    private static func answer(_ text: String) -> ConsoleInput {
-        guard fitsAnInput(text) else { return .failure(tooLong.message) }
+    private static func answer(_ text: String, in context: ConsoleContext) -> ConsoleInput {
+        guard fitsAnInput(text) else { return .failure(tooLong(context.words).message) }
         return .send([
             Request(command: .game(.input(text: text, element: nil))),
             Request(command: .game(.activate(element: nil))),
@@ -213,23 +230,24 @@ public enum ConsoleCommandParser {
 
     /// The one-line reply to a word that names no command.
     private static func unknown(_ word: String, _ text: String, in context: ConsoleContext) -> String {
-        let message = "Unknown command \"\(word)\"."
+        let words = context.words
+        let message = words(.unknownCommand, ["word": word])
         if let suggestion = suggestion(for: word) {
-            return message + " Did you mean \(suggestion)? Type help for the commands."
+            return message + " " + words(.didYouMean, ["word": suggestion])
         }
         if let field = context.screen?.elements.firstIndex(where: { $0.traits.contains(.textField) }) {
-            return message + " To answer, move to item \(field + 1) and type your answer, or type: type \(text)"
+            return message + " " + words(.howToAnswer, ["number": "\(field + 1)", "text": text])
         }
-        return message + " Type help for the commands."
+        return message + " " + words(.seeHelp)
     }
 
     /// The command word closest to `word`, if one is close enough to be a likely typo.
     package static func suggestion(for word: String) -> String? {
-        let word = word.lowercased()
+        let word = AnswerFolding.fold(word)
         var best: (word: String, distance: Int)?
         for verb in ConsoleVerb.allCases {
-            for candidate in verb.words where candidate.count > 2 {
-                let distance = editDistance(word, candidate)
+            for candidate in verb.allWords where candidate.count > 2 {
+                let distance = editDistance(word, AnswerFolding.fold(candidate))
                 if distance <= (word.count >= 6 ? 2 : 1), distance < (best?.distance ?? Int.max) {
                     best = (candidate, distance)
                 }

@@ -38,6 +38,10 @@ public struct ConsoleContext: Sendable, Hashable {
                 actions = nil
             }
             self.focus = focus
+            // In protocol 1.0 a change of the focused element comes as a focus event: keep the listing true.
+            if let index = screen?.elements.firstIndex(where: { $0.id == focus.element.id }) {
+                screen?.elements[index] = focus.element
+            }
         case .game(.rotor(let rotor)):
             self.rotor = rotor
         case .game(.actions(let actions)):
@@ -52,6 +56,9 @@ public struct ConsoleContext: Sendable, Hashable {
             break
         }
     }
+
+    /// The console's own words, in the adventure's language.
+    public var words: ConsoleWords { ConsoleWords(locale: locale) }
 
     /// The focused element, if there is one.
     public var focusedElement: Element? { focus?.element }

@@ -1,3 +1,4 @@
+import EscapeCore
 public import EscapeProtocol
 public import EscapeRuntime
 
@@ -16,9 +17,26 @@ public struct ConsoleDriver: Sendable {
         case lines([ConsoleLine])
     }
 
+    /// How many gestures `undo` can take back on one level.
+    static let undoDepth = 50
+
     private var renderer = ConsoleRenderer()
     private var commands: [RequestID: Command] = [:]
     private var requestNumber = 0
+    /// Requests that erase progress, waiting for the player's yes.
+    private var unconfirmed: [Request]?
+    /// Snapshots taken before each gesture on a level, the newest last, with the screen they were taken on.
+    private var undoPoints: [(screen: String, blob: String)] = []
+    /// The `snapshot` requests in flight, with the screen each was asked on.
+    private var snapshotsAsked: [RequestID: String] = [:]
+    /// The `state` requests that redraw after an undo: only the focus is said.
+    private var undoRedraws: Set<RequestID> = []
+    /// What to say once a request is settled (the clock turned on or off).
+    private var afterwords: [RequestID: ConsoleWords.Key] = [:]
+    /// The `state` requests that ask for the time left: only the clock is said.
+    private var timeAsks: Set<RequestID> = []
+    /// The opening's `state` request: a timed room's clock is said, and nothing else.
+    private var arrivalAsks: Set<RequestID> = []
 
     /// Creates a driver that has seen nothing yet.
     public init() {}
@@ -26,21 +44,78 @@ public struct ConsoleDriver: Sendable {
     /// What the console was shown so far.
     public var context: ConsoleContext { renderer.context }
 
+    /// The console's `hello`: it asks for protocol 1.1, whose `elementChanged` keeps every item of the
+    /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock; and
+    /// it names the console's commands as the keys of the gestures, so chapter pages teach them.
+    ///
+    /// - Parameters:
+    ///   - words: The console's words, for the keys that are words.
+    ///   - timePressure: The player's choice for timed levels, when the player made one.
+    /// - Returns: The hello.
+    public static func hello(in words: ConsoleWords, timePressure: Bool? = nil) -> ClientHello {
+        ClientHello(
+            client: "efb console",
+            acceptedVersions: .versions([.v1_0, .v1_1]),
+            capabilities: ["console"],
+            keys: [
+                "next": "n", "previous": "p", "activate": words(.keyActivate), "rotor": "r",
+                "rotorItem": words(.keyRotorItem), "action": "action", "adjust": words(.keyAdjust),
+                "magicTap": words(.keyMagicTap), "hint": "h", "menu": "m",
+            ],
+            timePressure: timePressure
+        )
+    }
+
+    /// What the console says right after the session's opening: its ``hello(in:timePressure:)``, in the
+    /// words of the adventure the opening named.
+    ///
+    /// - Parameter timePressure: The player's kept choice for timed levels, if there is one.
+    /// - Returns: The hello, numbered like every request of the console, so its reply is rendered as one.
+    public mutating func opening(timePressure: Bool? = nil) -> SessionInput {
+        let words = renderer.context.words
+        let hello = number(Request(command: .hello(Self.hello(in: words, timePressure: timePressure))))
+        // A game resumed in a timed room got its clock before the hello agreed on 1.1: ask for it.
+        let state = number(Request(command: .state))
+        if let id = state.id { arrivalAsks.insert(id) }
+        return .requests([hello, state])
+    }
+
     /// Interprets one typed line.
     ///
     /// - Parameter line: The line, without its terminator.
     /// - Returns: Requests for the session, or lines to write at once.
     public mutating func interpret(_ line: String) -> Interpretation {
+        let words = renderer.context.words
+        if let requests = unconfirmed {
+            unconfirmed = nil
+            let yes = words(.yesWords).split(separator: " ").map(String.init) + ["y", "yes"]
+            guard yes.contains(AnswerFolding.fold(line).filter { !$0.isWhitespace }) else {
+                return .lines([ConsoleLine(words(.progressKept))])
+            }
+            return .submit(.requests(requests.map { number($0) }))
+        }
         switch ConsoleCommandParser.parse(line, in: renderer.context) {
         case .send(let requests):
-            let numbered = requests.map { request in
-                requestNumber += 1
-                var numbered = request
-                numbered.id = .int(requestNumber)
-                commands[.int(requestNumber)] = request.command
-                return numbered
+            if requests.map(\.command) == [.game(.repeatAnnouncement)], !renderer.announcedSinceScreen {
+                // Nothing said here yet: the room's opening, as it was on arrival.
+                return .lines(renderer.listing())
             }
-            return .submit(.requests(numbered))
+            if requests.contains(where: { erasesProgress($0.command) }) {
+                unconfirmed = requests
+                return .lines([ConsoleLine(words(.confirmStartOver))])
+            }
+            return .submit(.requests(withUndoPoint(requests.map { number($0) })))
+        case .undo:
+            return undo()
+        case .timeLeft:
+            // The engine's state holds the clock as it stands (protocol 1.1).
+            let state = number(Request(command: .state))
+            if let id = state.id { timeAsks.insert(id) }
+            return .submit(.requests([state]))
+        case .timePressure(let on):
+            let hello = number(Request(command: .hello(Self.hello(in: words, timePressure: on))))
+            if let id = hello.id { afterwords[id] = on ? .clockOn : .clockOff }
+            return .submit(.requests([hello]))
         case .help:
             return .lines(renderer.help())
         case .list:
@@ -50,6 +125,78 @@ public struct ConsoleDriver: Sendable {
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// The last `timer` of `events`, if there is one.
+    private static func timer(in events: [StampedEvent]) -> TimerState? {
+        events.lazy.compactMap { stamped -> TimerState? in
+            if case .game(.timer(let timer)) = stamped.event { return timer }
+            return nil
+        }.last
+    }
+
+    /// How long the clock of the timed level still runs, in words, from a `state` reply's `timer`.
+    private func timeLeft(in events: [StampedEvent]) -> String {
+        let words = renderer.context.words
+        guard let timer = Self.timer(in: events) else { return words(.noClock) }
+        let time = words.duration(milliseconds: timer.remainingMs)
+        return words(timer.paused ? .timeStopped : .timeLeft, ["time": time])
+    }
+
+    /// Whether `command` starts the game over: `replay`, or the end screen's gestures and button.
+    private func erasesProgress(_ command: Command) -> Bool {
+        let screen = renderer.context.screen
+        switch command {
+        case .game(.replay): return true
+        case .game(.magicTap): return screen?.magicTap?.action == .replay
+        case .game(.escape): return screen?.escape?.action == .replay
+        case .game(.activate(let element)):
+            // The end screen's button starts over (the engine's `replay` element).
+            return screen?.kind == .end && (element ?? renderer.context.focusedElement?.id) == "replay"
+        default: return false
+        }
+    }
+
+    /// `requests` (numbered), after a `snapshot` when they make a gesture on a level, so that `undo` can
+    /// take it back.
+    private mutating func withUndoPoint(_ requests: [Request]) -> [Request] {
+        guard let screen = renderer.context.screen, screen.kind == .level,
+            requests.contains(where: { Self.isGesture($0.command) })
+        else { return requests }
+        undoPoints.removeAll { $0.screen != screen.id }
+        let snapshot = number(Request(command: .snapshot))
+        if let id = snapshot.id { snapshotsAsked[id] = screen.id }
+        return [snapshot] + requests
+    }
+
+    /// Whether `command` changes a level's state (and so can be taken back).
+    private static func isGesture(_ command: Command) -> Bool {
+        guard case .game(let gesture) = command else { return false }
+        switch gesture {
+        case .activate, .input, .rotor, .rotorItem, .action, .adjust, .magicTap: return true
+        default: return false
+        }
+    }
+
+    /// Brings back the state before the last gesture on this level, and says where the focus is.
+    private mutating func undo() -> Interpretation {
+        guard let screen = renderer.context.screen, let point = undoPoints.last, point.screen == screen.id else {
+            return .lines([ConsoleLine(renderer.context.words(.nothingToUndo))])
+        }
+        undoPoints.removeLast()
+        let restore = number(Request(command: .restore(blob: point.blob)))
+        let redraw = number(Request(command: .state))
+        if let id = redraw.id { undoRedraws.insert(id) }
+        return .submit(.requests([restore, redraw]))
+    }
+
+    /// Gives `request` the next id and remembers its command, to render its answer with it.
+    private mutating func number(_ request: Request) -> Request {
+        requestNumber += 1
+        var numbered = request
+        numbered.id = .int(requestNumber)
+        commands[.int(requestNumber)] = request.command
+        return numbered
     }
 
     /// Renders the session's events: each request's answer with its command, unasked news as such.
@@ -63,9 +210,42 @@ public struct ConsoleDriver: Sendable {
             let replyTo = events[start].replyTo
             let end = events[start...].firstIndex { $0.replyTo != replyTo } ?? events.endIndex
             let command = replyTo.flatMap { commands[$0] }
-            lines += renderer.render(Array(events[start..<end]), answering: command)
-            if let replyTo, events[start..<end].contains(where: { $0.event == .done }) {
+            let group = Array(events[start..<end])
+            if let replyTo, let screen = snapshotsAsked[replyTo] {
+                for case .snapshot(let blob) in group.map(\.event) {
+                    undoPoints.append((screen, blob))
+                    if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
+                }
+            }
+            if let replyTo, arrivalAsks.contains(replyTo) {
+                _ = renderer.render(group, answering: nil)
+                if let timer = Self.timer(in: group), !timer.paused {
+                    let time = renderer.context.words.duration(milliseconds: timer.remainingMs)
+                    lines.append(ConsoleLine(renderer.context.words(.timedRoom, ["time": time])))
+                }
+            } else if let replyTo, timeAsks.contains(replyTo) {
+                // The screen has not changed: only the time left is said.
+                _ = renderer.render(group, answering: nil)
+                if !group.contains(where: { if case .error = $0.event { true } else { false } }) {
+                    lines.append(ConsoleLine(timeLeft(in: group)))
+                }
+            } else if let replyTo, undoRedraws.contains(replyTo) {
+                // After an undo the screen is the one the player knows: say that it worked and where the focus is.
+                _ = renderer.render(group, answering: nil)
+                lines += [ConsoleLine(renderer.context.words(.undone))] + renderer.focusLines()
+            } else {
+                lines += renderer.render(group, answering: command)
+            }
+            if let replyTo, let key = afterwords[replyTo], group.contains(where: { $0.event == .done }) {
+                lines.append(ConsoleLine(renderer.context.words(key)))
+                afterwords[replyTo] = nil
+            }
+            if let replyTo, group.contains(where: { $0.event == .done }) {
                 commands[replyTo] = nil
+                snapshotsAsked[replyTo] = nil
+                undoRedraws.remove(replyTo)
+                timeAsks.remove(replyTo)
+                arrivalAsks.remove(replyTo)
             }
             start = end
         }

@@ -14,15 +14,20 @@ public final class ConsoleFrontEnd: FrontEnd {
         public var color: Bool
         /// Whether to write a `> ` prompt when waiting for a command (worth it only at a terminal).
         public var prompt: Bool
+        /// Whether to edit lines with libedit (arrows, history, Ctrl-A and Ctrl-E) when the input and
+        /// the output are a terminal; otherwise lines are read as they come.
+        public var lineEditing: Bool
 
         /// Creates options.
         ///
         /// - Parameters:
         ///   - color: Whether to colour hints, errors and verdicts.
         ///   - prompt: Whether to write a prompt.
-        public init(color: Bool = false, prompt: Bool = false) {
+        ///   - lineEditing: Whether to edit lines at a terminal.
+        public init(color: Bool = false, prompt: Bool = false, lineEditing: Bool = false) {
             self.color = color
             self.prompt = prompt
+            self.lineEditing = lineEditing
         }
     }
 
@@ -30,6 +35,12 @@ public final class ConsoleFrontEnd: FrontEnd {
     static let maximumLineLength = 4096
 
     private var input: LineInput
+    /// The line editor, at a terminal with line editing on.
+    private let editor: LineEditor?
+    /// Whether the editor's input ended (Ctrl-D on an empty line).
+    private var editorEnded = false
+    /// Where the player's choices are kept.
+    private let preferences: ConsolePreferences?
     private var driver = ConsoleDriver()
     private var writer: Writer
     private var gameOver = false
@@ -43,53 +54,106 @@ public final class ConsoleFrontEnd: FrontEnd {
     ///   - speaker: Where to say the lines too, if anywhere.
     ///   - input: Where typed lines come from (standard input by default).
     ///   - output: Where the lines go (standard output by default).
+    ///   - transcript: Where to write the game as it is played too, if anywhere: every line, and every
+    ///     line typed after `> `, without colour.
+    ///   - preferences: Where the player's choices are kept (`clock off`), if anywhere.
     public init(
         options: Options = Options(),
         speaker: (any Speaker)? = nil,
         input: Int32 = 0,
-        output: Int32 = 1
+        output: Int32 = 1,
+        transcript: Int32? = nil,
+        preferences: ConsolePreferences? = nil
     ) {
+        self.preferences = preferences
         self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
-        self.writer = Writer(output: FileOutput(descriptor: output), options: options, speaker: speaker)
+        let editor = options.lineEditing && options.prompt ? LineEditor(input: input, output: output) : nil
+        self.editor = editor
+        self.writer = Writer(
+            output: FileOutput(descriptor: output),
+            options: options,
+            speaker: speaker,
+            editor: editor,
+            transcript: transcript.map { FileOutput(descriptor: $0) }
+        )
     }
 
     /// What the console was shown so far.
     public var context: ConsoleContext { driver.context }
 
+    /// Says the console's ``ConsoleDriver/hello(in:timePressure:)``, with the player's kept choice for
+    /// timed levels.
+    public func opening() -> [SessionInput] {
+        [driver.opening(timePressure: preferences?.timePressure)]
+    }
+
     /// Standard input, until it ends.
-    public var descriptors: [Int32] { input.descriptors }
+    public var descriptors: [Int32] {
+        guard let editor else { return input.descriptors }
+        return isEnded ? [] : [editor.descriptor]
+    }
+
+    /// Whether the input ended.
+    private var isEnded: Bool { editor == nil ? input.isEnded : editorEnded }
 
     /// Reads what was typed and carries out each line, with a prompt after each answer.
     public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
-        guard !input.isEnded else { return }
-        for frame in input.read(readable: readable) {
-            enter(frame, submit: submit)
-            flush(now: now)
+        guard !isEnded else { return }
+        if let editor {
+            guard readable.contains(editor.descriptor) else { return }
+            for line in editor.read() {
+                guard let line else {
+                    editorEnded = true
+                    break
+                }
+                let bytes = Array(line.utf8)
+                enter(
+                    bytes.count > Self.maximumLineLength ? .tooLong(length: bytes.count) : .line(bytes),
+                    submit: submit
+                )
+                flush(now: now)
+            }
+        } else {
+            for frame in input.read(readable: readable) {
+                enter(frame, submit: submit)
+                flush(now: now)
+            }
         }
-        if input.isEnded { submit(.endOfInput) }
+        if isEnded { submit(.endOfInput) }
     }
 
     /// Renders the events as lines.
     public func show(_ events: [StampedEvent], now: Int64) {
-        if events.contains(where: { $0.event == .bye }) { gameOver = true }
+        if events.contains(where: { $0.event == .bye }) {
+            gameOver = true
+            // The terminal goes back to how it was before the last words.
+            editor?.stop()
+        }
         write(driver.render(events))
     }
 
     /// Writes the prompt when the game waits for the player.
     public func flush(now: Int64) {
-        guard !isClosed, !input.isEnded, !gameOver else { return }
+        guard !isClosed, !isEnded, !gameOver else { return }
         if !writer.prompt() { isClosed = true }
     }
 
     /// Carries out one framed line.
     private func enter(_ frame: LineFramer.Frame, submit: (SessionInput) -> Void) {
-        writer.lineEntered()
+        writer.lineEntered(frame)
         switch frame {
         case .tooLong(let length):
-            write([ConsoleLine("That line is \(length) bytes long; commands and answers are short.", style: .error)])
+            write([ConsoleLine(driver.context.words(.lineTooLong, ["length": "\(length)"]), style: .error)])
         case .line(let bytes):
             switch driver.interpret(String(decoding: bytes, as: UTF8.self)) {
-            case .submit(let input): submit(input)
+            case .submit(let input):
+                // `clock off` and `clock on` say it in a hello: the choice is kept for the next game.
+                if case .requests(let requests) = input {
+                    for case .hello(let hello) in requests.map(\.command) {
+                        if let on = hello.timePressure { preferences?.keep(timePressure: on) }
+                    }
+                }
+                submit(input)
             case .lines(let lines): write(lines)
             }
         }
@@ -102,41 +166,96 @@ public final class ConsoleFrontEnd: FrontEnd {
 }
 
 /// Writes lines and the prompt to the output, and hands the spoken ones to the speaker.
+///
+/// With a line editor the editor draws the prompt and the line typed so far; a message that comes
+/// while the player types takes that line's place, and the prompt and the half-typed line are drawn
+/// again below it.
 private struct Writer {
     let output: FileOutput
     let options: ConsoleFrontEnd.Options
     let speaker: (any Speaker)?
+    let editor: LineEditor?
+    /// Where the game is written too, as it is played.
+    let transcript: FileOutput?
     /// Whether the prompt is on the last line, waiting for the player's Enter.
     private var prompting = false
+    /// Whether the line just above the prompt is the time left, written while the player typed: the
+    /// next time left takes its place, so a countdown is one line that changes.
+    private var timeAbovePrompt = false
 
-    init(output: FileOutput, options: ConsoleFrontEnd.Options, speaker: (any Speaker)?) {
+    init(
+        output: FileOutput,
+        options: ConsoleFrontEnd.Options,
+        speaker: (any Speaker)?,
+        editor: LineEditor?,
+        transcript: FileOutput?
+    ) {
         self.output = output
         self.options = options
         self.speaker = speaker
+        self.editor = editor
+        self.transcript = transcript
     }
 
-    /// The player pressed Enter: the terminal is at the start of a fresh line.
-    mutating func lineEntered() {
+    /// The player pressed Enter: the terminal is at the start of a fresh line, and the transcript
+    /// gets the line after the prompt.
+    mutating func lineEntered(_ frame: LineFramer.Frame) {
         prompting = false
+        timeAbovePrompt = false
+        if let transcript, case .line(let bytes) = frame {
+            _ = transcript.write(Array(Self.prompt.utf8) + bytes + [10])
+        }
     }
 
     /// Writes the prompt, if prompts are on.
     mutating func prompt() -> Bool {
         guard options.prompt, !prompting else { return true }
         prompting = true
-        return send(Array("> ".utf8))
+        if let editor {
+            editor.start(prompt: Self.prompt)
+            return true
+        }
+        return send(Array(Self.prompt.utf8))
+    }
+
+    /// What the prompt says.
+    static let prompt = "> "
+
+    /// Writes `text` where the prompt and the half-typed line are, then draws them again below it.
+    ///
+    /// - Parameters:
+    ///   - text: The lines, each with its terminator.
+    ///   - editor: The editor drawing the prompt.
+    ///   - replacingLineAbove: Whether `text` takes the place of the line above the prompt too.
+    /// - Returns: `false` when the output went away.
+    private func interrupt(with text: String, editor: LineEditor, replacingLineAbove: Bool) -> Bool {
+        // Back to the start of the line and clear it (CR, then EL): the message takes the prompt's place;
+        // one line up (CUU) first when it replaces the line above.
+        let clear = "\r\u{1B}[K" + (replacingLineAbove ? "\u{1B}[1A\r\u{1B}[K" : "")
+        guard send(Array((clear + text).utf8)) else { return false }
+        editor.redisplay()
+        return true
     }
 
     /// Writes lines; lines that arrive while the prompt waits start below it.
     mutating func show(_ lines: [ConsoleLine], language: String?) -> Bool {
         guard !lines.isEmpty else { return true }
-        var text = prompting ? "\n" : ""
-        prompting = false
+        var text = ""
         for line in lines {
             text += line.formatted(color: options.color) + "\n"
         }
         let spoken = lines.filter(\.spoken).map(\.text)
         if let speaker, !spoken.isEmpty { speaker.speak(spoken.joined(separator: "\n"), language: language) }
+        // A transcript that cannot be written is not worth stopping the game for.
+        _ = transcript?.write(Array(lines.map { $0.text + "\n" }.joined().utf8))
+        if prompting, let editor, editor.isEditing {
+            let isTime = lines.count == 1 && lines[0].style == .time
+            defer { timeAbovePrompt = isTime }
+            return interrupt(with: text, editor: editor, replacingLineAbove: isTime && timeAbovePrompt)
+        }
+        timeAbovePrompt = false
+        if prompting { text = "\n" + text }
+        prompting = false
         return send(Array(text.utf8))
     }
 

@@ -19,6 +19,9 @@ public struct ConsoleLine: Sendable, Hashable {
         case correct
         /// A wrong answer.
         case wrong
+        /// The time left on a timed level: at a terminal, a new one takes the place of the one before
+        /// it when nothing came between.
+        case time
     }
 
     /// The text, without a terminator and without colour codes.
@@ -54,7 +57,7 @@ extension ConsoleLine.Style {
     /// The SGR parameter of the style's colour, or `nil` for none.
     fileprivate var colorCode: String? {
         switch self {
-        case .plain, .item: nil
+        case .plain, .item, .time: nil
         case .title: "1"
         case .hint: "36"
         case .error: "31"

@@ -14,6 +14,9 @@ public struct ConsoleRenderer: Sendable {
     private var solvedCount: Int?
     /// The rotor's name and item just shown, which the announcement after a rotor event repeats.
     private var rotorWords: [String] = []
+    /// Whether anything was announced since the screen on show arrived: `again` repeats it if so, and
+    /// the screen's opening otherwise.
+    public private(set) var announcedSinceScreen = false
 
     /// Creates a renderer that has seen nothing yet.
     public init() {}
@@ -32,9 +35,9 @@ public struct ConsoleRenderer: Sendable {
         }
         // Moving to where the focus already is changes nothing, so the engine says nothing; say where it is.
         if lines.isEmpty, let focus = context.focus, let command, Self.movesFocus(command) {
-            lines.append(ConsoleLine(Self.focusLine(focus)))
+            lines.append(ConsoleLine(focusLine(focus)))
         }
-        if lines.isEmpty, case .wait = command { lines.append(ConsoleLine("Time passes.")) }
+        if lines.isEmpty, case .wait = command { lines.append(ConsoleLine(words(.timePasses))) }
         return lines
     }
 
@@ -49,59 +52,83 @@ public struct ConsoleRenderer: Sendable {
         rotorWords = []
         context.observe(event)
         switch event {
+        case .game(.screen): announcedSinceScreen = false
+        case .game(.announce(let announcement)) where announcement.category != .echo: announcedSinceScreen = true
+        default: break
+        }
+        switch event {
+        case .hello where command.map(Self.isHello) ?? false:
+            // The answer to the console's own hello: the game was named when it started.
+            return []
+        case .game where command.map(Self.isHello) ?? false:
+            // A chapter page that now names the keys: `list` reads it as it is now.
+            return []
         case .hello(let hello):
-            return [
-                ConsoleLine(hello.adventureTitle, style: .title),
-                ConsoleLine("Type help for the commands, or q to quit."),
-            ]
+            return [ConsoleLine(hello.adventureTitle, style: .title), ConsoleLine(words(.welcome))]
         case .game(let gameEvent):
-            return render(gameEvent, before: before, repeatedWords: repeatedWords)
+            return render(gameEvent, answering: command, before: before, repeatedWords: repeatedWords)
         case .progress(let summary, _):
             return progress(summary, full: command == .state)
         case .error(let error):
-            return [ConsoleLine("Error: " + Self.sentence(error.message), style: .error)]
+            return [ConsoleLine(words(.error, ["message": Self.sentence(error.message)]), style: .error)]
         case .done:
             return []
         case .bye:
-            return [ConsoleLine("Goodbye.")]
+            return [ConsoleLine(words(.goodbye))]
         case .ended(let reason, _):
-            return reason == .escaped ? [ConsoleLine("You escaped: the game is complete.", style: .correct)] : []
+            return reason == .escaped ? [ConsoleLine(words(.escaped), style: .correct)] : []
         case .validActions, .snapshot, .idle, .role:
             return []
         }
     }
 
-    private mutating func render(_ event: GameEvent, before: ConsoleContext, repeatedWords: [String]) -> [ConsoleLine] {
+    private static func isHello(_ command: Command) -> Bool {
+        if case .hello = command { return true }
+        return false
+    }
+
+    private mutating func render(
+        _ event: GameEvent,
+        answering command: Command?,
+        before: ConsoleContext,
+        repeatedWords: [String]
+    ) -> [ConsoleLine] {
         switch event {
         case .screen(let screen):
-            return [ConsoleLine(Self.heading(of: screen), style: .title)] + Self.items(of: screen, spoken: false)
+            return [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: false)
         case .focus(let focus):
             // A field's new text comes back as a focus event; the player just typed it, so it is not repeated.
-            if before.screen == context.screen, before.focus?.element.id == focus.element.id,
-                before.focus?.screen == focus.screen
-            {
+            if before.focus?.element.id == focus.element.id, before.focus?.screen == focus.screen {
                 return []
             }
-            return [ConsoleLine(Self.focusLine(focus))]
+            return [ConsoleLine(focusLine(focus))]
         case .announce(let announcement):
-            return Self.announcement(announcement, repeating: repeatedWords)
+            return self.announcement(announcement, repeating: repeatedWords)
         case .rotor(let rotor):
             rotorWords = [rotor.rotor] + (rotor.item.map { [$0] } ?? [])
             let stepped = before.rotor.map { $0.element == rotor.element && $0.rotor == rotor.rotor } ?? false
-            return [ConsoleLine(Self.rotorLine(rotor, stepped: stepped))]
+            return [ConsoleLine(rotorLine(rotor, stepped: stepped))]
         case .actions(let list):
-            return [ConsoleLine(Self.actionsLine(list))]
+            return [ConsoleLine(actionsLine(list))]
         case .result(let result):
+            // A door with a rotor says the code it was tried with: its value.
+            let tried = before.focusedElement.flatMap { $0.rotors.isEmpty ? nil : $0.value }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
             switch result.outcome {
-            case .correct: return [ConsoleLine("Correct.", style: .correct)]
-            case .wrong: return [ConsoleLine("Wrong.", style: .wrong)]
+            case .correct:
+                return [
+                    ConsoleLine(tried.map { words(.tryingRight, ["code": $0]) } ?? words(.correct), style: .correct)
+                ]
+            case .wrong:
+                return [ConsoleLine(tried.map { words(.tryingWrong, ["code": $0]) } ?? words(.wrong), style: .wrong)]
             case .malformed: return []
             }
         case .sound(let cue):
             switch cue {
             case .boundary:
                 guard let focus = context.focus else { return [] }
-                return [ConsoleLine(focus.index == focus.count ? "That is the last item." : "That is the first item.")]
+                return [ConsoleLine(words(focus.index == focus.count ? .lastItem : .firstItem))]
             case .chapter, .solved, .wrong, .hint, .locked, .escaped, .assistiveLost, .assistiveBack, .dial,
                 .torchLastMinute, .torchCountdown, .torchOut:
                 // These go with lines of their own; only the bump at either end of a screen has none.
@@ -109,16 +136,19 @@ public struct ConsoleRenderer: Sendable {
             }
         case .ended(let reason):
             switch reason {
-            case .escaped: return [ConsoleLine("You escaped: the game is complete.", style: .correct)]
+            case .escaped: return [ConsoleLine(words(.escaped), style: .correct)]
             case .quit, .eof: return []
             }
         case .elementChanged(let element):
-            // Only the focused element is read out; the listing shows the others as they are now.
-            guard let focus = context.focus, focus.element.id == element.id else { return [] }
-            return [ConsoleLine(Self.focusLine(focus))]
-        case .timer:
-            // The time left is said by the announcements; the console has no clock to draw.
-            return []
+            // Only the focused element is read out, and only when time changed it: a gesture's own
+            // announcement says what it did (the typed text, the dial's number, the action's result).
+            // The listing shows every element as it is now.
+            guard command == nil, let focus = context.focus, focus.element.id == element.id else { return [] }
+            return [ConsoleLine(focusLine(focus))]
+        case .timer(let timer):
+            // Arriving in a timed room (or starting it over) says its limit; the announcements say the rest.
+            guard !timer.paused, timer.remainingMs == timer.limitMs else { return [] }
+            return [ConsoleLine(words(.timedRoom, ["time": words.duration(milliseconds: timer.limitMs)]))]
         case .ambient:
             // A terminal plays no sounds; the chapter's heading says where the player is.
             return []
@@ -128,13 +158,18 @@ public struct ConsoleRenderer: Sendable {
     private mutating func progress(_ summary: ProgressSummary, full: Bool) -> [ConsoleLine] {
         let solved = summary.completed.count
         defer { solvedCount = solved }
-        let count = "\(solved) of \(summary.total) levels solved."
+        let count = words.counting(
+            solved,
+            one: .levelsSolvedOne,
+            many: .levelsSolvedMany,
+            ["total": "\(summary.total)"]
+        )
         if full {
             guard let chapter = summary.chapter, let level = summary.level else { return [ConsoleLine(count)] }
-            return [ConsoleLine("Chapter \(chapter), level \(level). \(count)")]
+            return [ConsoleLine(words(.whereYouAre, ["chapter": "\(chapter)", "level": "\(level)", "solved": count]))]
         }
         guard solved != (solvedCount ?? 0) else { return [] }
-        return [ConsoleLine("Progress: \(count)")]
+        return [ConsoleLine(words(.progress, ["solved": count]))]
     }
 
     // MARK: - Lines that need no events
@@ -143,78 +178,89 @@ public struct ConsoleRenderer: Sendable {
     public func help() -> [ConsoleLine] {
         let magicTap = context.screen?.magicTap?.label
         let escape = context.screen?.escape?.label
-        return [ConsoleLine("Commands (short form first):", style: .title)]
-            + ConsoleVerb.allCases.map { ConsoleLine($0.helpLine(gestures: magicTap, escape)) }
+        return [ConsoleLine(words(.helpTitle), style: .title)]
+            + ConsoleVerb.allCases.map { ConsoleLine($0.helpLine(gestures: magicTap, escape, in: words)) }
     }
 
     /// The current screen's items, numbered, and the focus.
     public func listing() -> [ConsoleLine] {
-        guard let screen = context.screen else { return [ConsoleLine("There is nothing on screen yet.")] }
-        var lines = [ConsoleLine(Self.heading(of: screen), style: .title)] + Self.items(of: screen, spoken: true)
-        if let focus = context.focus { lines.append(ConsoleLine(Self.focusLine(focus))) }
+        guard let screen = context.screen else { return [ConsoleLine(words(.nothingOnScreen))] }
+        var lines = [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: true)
+        if let focus = context.focus { lines.append(ConsoleLine(focusLine(focus))) }
         return lines
+    }
+
+    /// The focus, if there is one.
+    public func focusLines() -> [ConsoleLine] {
+        context.focus.map { [ConsoleLine(focusLine($0))] } ?? []
     }
 
     /// The focused item's custom actions.
     public func actionsListing() -> [ConsoleLine] {
-        guard let list = context.actions else { return [ConsoleLine("The focused item has no actions.")] }
-        return [ConsoleLine(Self.actionsLine(list))]
+        guard let list = context.actions else { return [ConsoleLine(words(.noActions))] }
+        return [ConsoleLine(actionsLine(list))]
     }
 
     // MARK: - Wording
 
-    static func heading(of screen: Screen) -> String {
-        let count = screen.elements.count
-        return "\(screen.title), \(count) item\(count == 1 ? "" : "s"):"
+    /// The console's own words, in the adventure's language.
+    var words: ConsoleWords { context.words }
+
+    func heading(of screen: Screen) -> String {
+        words.counting(screen.elements.count, one: .headingOne, many: .headingMany, ["title": screen.title])
     }
 
-    static func items(of screen: Screen, spoken: Bool) -> [ConsoleLine] {
+    func items(of screen: Screen, spoken: Bool) -> [ConsoleLine] {
         screen.elements.enumerated().map { index, element in
             var text = "\(index + 1). \(describe(element))"
-            if !element.rotors.isEmpty { text += ", with a rotor" }
-            if !element.actions.isEmpty { text += ", with actions" }
+            if !element.rotors.isEmpty { text += ", " + words(.withRotor) }
+            if !element.actions.isEmpty { text += ", " + words(.withActions) }
             return ConsoleLine(text, style: .item, spoken: spoken)
         }
     }
 
     /// `2 of 5: Lower the bucket, button`, and how to use a text field.
-    static func focusLine(_ focus: FocusState) -> String {
-        var text = "\(focus.index) of \(focus.count): \(describe(focus.element))"
-        if let hint = focus.element.hint { text += ". " + sentence(hint) }
-        if focus.element.traits.contains(.textField) { text += ". Type your answer and press Enter." }
+    func focusLine(_ focus: FocusState) -> String {
+        let position = words(.position, ["index": "\(focus.index)", "count": "\(focus.count)"])
+        var text = words(.focus, ["position": position, "description": describe(focus.element)])
+        if let hint = focus.element.hint { text += ". " + Self.sentence(hint) }
+        if focus.element.traits.contains(.textField) { text += ". " + words(.typeYourAnswer) }
         return text
     }
 
     /// An element as a screen reader says it: label, value, role and state.
-    static func describe(_ element: Element) -> String {
+    func describe(_ element: Element) -> String {
         var parts = [element.label]
         if let value = element.value {
             if !value.isEmpty {
                 parts.append(value)
             } else if element.traits.contains(.textField) {
-                parts.append("empty")
+                parts.append(words(.empty))
             }
         }
-        parts += element.traits.compactMap(\.spokenRole)
+        parts += element.traits.compactMap { $0.spokenRole.map { words($0) } }
         return parts.joined(separator: ", ")
     }
 
-    static func rotorLine(_ rotor: RotorState, stepped: Bool) -> String {
-        let position = rotor.itemIndex.map { "\($0) of \(rotor.itemCount)" }
-        if stepped, let item = rotor.item, let position { return "\(rotor.rotor) \(position): \(item)" }
-        let name = "Rotor \(rotor.rotor) (\(rotor.rotorIndex) of \(rotor.rotorCount))"
-        guard let item = rotor.item, let position else {
-            return "\(name): \(rotor.itemCount) items, none chosen yet. Type down or up to step through them."
+    func rotorLine(_ rotor: RotorState, stepped: Bool) -> String {
+        let position = rotor.itemIndex.map { words(.position, ["index": "\($0)", "count": "\(rotor.itemCount)"]) }
+        if stepped, let item = rotor.item, let position {
+            return words(.rotorStep, ["rotor": rotor.rotor, "position": position, "item": item])
         }
-        return "\(name): \(item), \(position)."
+        let rotorPosition = words(.position, ["index": "\(rotor.rotorIndex)", "count": "\(rotor.rotorCount)"])
+        let name = words(.rotorName, ["rotor": rotor.rotor, "position": rotorPosition])
+        guard let item = rotor.item, let position else {
+            return words(.rotorNoneChosen, ["name": name, "count": "\(rotor.itemCount)"])
+        }
+        return words(.rotorChosen, ["name": name, "item": item, "position": position])
     }
 
-    static func actionsLine(_ list: ActionList) -> String {
+    func actionsLine(_ list: ActionList) -> String {
         let names = list.actions.enumerated().map { "\($0.offset + 1) \($0.element)" }
-        return "Actions: \(names.joined(separator: ", ")). Type action and a number or a name."
+        return words(.actionsList, ["list": names.joined(separator: ", ")])
     }
 
-    static func announcement(_ announcement: Announcement, repeating repeatedWords: [String]) -> [ConsoleLine] {
+    func announcement(_ announcement: Announcement, repeating repeatedWords: [String]) -> [ConsoleLine] {
         let text = announcement.text
         switch announcement.category {
         case .echo:
@@ -222,11 +268,13 @@ public struct ConsoleRenderer: Sendable {
         case .feedback where repeatedWords.contains(text):
             return []
         case .hint:
-            let prefixed = text.lowercased().hasPrefix("hint") ? text : "Hint: " + text
-            return [ConsoleLine(prefixed, style: .hint)]
+            let named = AnswerFolding.fold(text).hasPrefix(words(.hintWord))
+            return [ConsoleLine(named ? text : words(.hint, ["text": text]), style: .hint)]
         case .error:
-            return [ConsoleLine("Error: " + text, style: .error)]
-        case .narrative, .feedback, .time:
+            return [ConsoleLine(words(.error, ["message": text]), style: .error)]
+        case .time:
+            return [ConsoleLine(text, style: .time)]
+        case .narrative, .feedback:
             return [ConsoleLine(text)]
         }
     }
@@ -242,15 +290,15 @@ public struct ConsoleRenderer: Sendable {
 
 extension Trait {
     /// What a screen reader says for the trait, or `nil` when it says nothing.
-    fileprivate var spokenRole: String? {
+    fileprivate var spokenRole: ConsoleWords.Key? {
         switch self {
-        case .button: "button"
-        case .header: "heading"
+        case .button: .roleButton
+        case .header: .roleHeading
         case .staticText: nil
-        case .textField: "text field"
-        case .adjustable: "adjustable"
-        case .notEnabled: "unavailable"
-        case .selected: "selected"
+        case .textField: .roleTextField
+        case .adjustable: .roleAdjustable
+        case .notEnabled: .stateUnavailable
+        case .selected: .stateSelected
         }
     }
 }

@@ -1,3 +1,5 @@
+import EscapeCore
+
 /// A command typed at the console, with the words that name it and the line `help` gives it.
 ///
 /// The table is the one place the words live: the parser looks words up here, `help` lists it, and an
@@ -20,17 +22,20 @@ enum ConsoleVerb: CaseIterable {
     case magic
     case escape
     case hint
+    case time
+    case clock
     case wait
     case menu
     case goto
     case replay
+    case undo
     case state
     case list
     case again
     case help
     case quit
 
-    /// The words that name it, short form first; matched without regard to case.
+    /// The words that name it in English, short form first; matched without regard to case or accents.
     var words: [String] {
         switch self {
         case .next: ["n", "next"]
@@ -50,54 +55,100 @@ enum ConsoleVerb: CaseIterable {
         case .magic: ["magic", "mt"]
         case .escape: ["esc", "escape"]
         case .hint: ["h", "hint"]
+        case .time: ["time"]
+        case .clock: ["clock"]
         case .wait: ["wait"]
         case .menu: ["m", "menu"]
         case .goto: ["g", "goto"]
         case .replay: ["replay"]
+        case .undo: ["u", "undo"]
         case .state: ["s", "state", "where"]
-        case .list: ["list", "ls"]
+        case .list: ["list", "ls", "look"]
         case .again: ["again", "repeat"]
         case .help: ["help", "?"]
         case .quit: ["q", "quit", "exit"]
         }
     }
 
+    /// The French words that name it beside the English ones (the short forms are the same).
+    var frenchWords: [String] {
+        switch self {
+        case .next: ["suivant"]
+        case .previous: ["précédent"]
+        case .first: ["premier"]
+        case .last: ["dernier"]
+        case .focus: ["aller"]
+        case .activate: ["activer"]
+        case .type: ["répondre", "dire"]
+        case .rotor: []
+        case .item: ["bas"]
+        case .itemBack: ["haut"]
+        case .actions: []
+        case .action: []
+        case .increase: ["augmenter"]
+        case .decrease: ["diminuer"]
+        case .magic: ["magique"]
+        case .escape: ["échap"]
+        case .hint: ["indice"]
+        case .time: ["temps"]
+        case .clock: ["chrono"]
+        case .wait: ["attendre"]
+        case .menu: []
+        case .goto: ["niveau"]
+        case .replay: ["rejouer"]
+        case .undo: ["annuler"]
+        case .state: ["état", "où"]
+        case .list: ["liste", "regarder"]
+        case .again: ["encore", "répéter"]
+        case .help: ["aide"]
+        case .quit: ["quitter"]
+        }
+    }
+
+    /// Every word that names it, in every language the console speaks: a player may type either.
+    var allWords: [String] { words + frenchWords }
+
     /// The verb a word names, if any.
     static func named(_ word: String) -> ConsoleVerb? {
-        let word = word.lowercased()
-        return allCases.first { $0.words.contains(word) }
+        let word = AnswerFolding.fold(word)
+        return allCases.first { $0.allWords.contains { AnswerFolding.fold($0) == word } }
     }
 
     /// What `help` says about it; `magic` and `escape` say what they do on `screen`.
-    func helpLine(gestures magicTap: String?, _ escape: String?) -> String {
-        switch self {
-        case .next: "n, next: move to the next item."
-        case .previous: "p, previous: move to the previous item."
-        case .first: "f, first: move to the first item."
-        case .last: "l, last: move to the last item."
-        case .focus: "A number, such as 3, or focus 3: move to item 3 of the list."
-        case .activate: "Enter on an empty line, a, activate: activate the focused item. a 3 activates item 3."
-        case .type:
-            "type TEXT: write TEXT in the text field and submit it. On a text field, just type your answer."
-        case .rotor: "r, rotor: turn the focused item's rotor. r back turns it back."
-        case .item: "down, i, item: the rotor's next item."
-        case .itemBack: "up: the rotor's previous item."
-        case .actions: "actions: list the focused item's actions."
-        case .action: "action 2, or action NAME: perform one of the focused item's actions."
-        case .increase: "+, increase: turn an adjustable item up."
-        case .decrease: "-, decrease: turn an adjustable item down."
-        case .magic: "magic: the magic tap. " + (magicTap.map { "Here: \($0)." } ?? "It does nothing here.")
-        case .escape: "esc, escape: the escape gesture. " + (escape.map { "Here: \($0)." } ?? "It does nothing here.")
-        case .hint: "h, hint: hear a hint."
-        case .wait: "wait SECONDS: let time pass; with --clock virtual, the only way hints unlock."
-        case .menu: "m, menu: open the level menu."
-        case .goto: "g, goto CHAPTER LEVEL: go to a level you have reached, such as g 2 1."
-        case .replay: "replay: start the game over; your progress is cleared."
-        case .state: "s, state, where: show the screen, the focus and your progress again."
-        case .list: "list: list this screen's items again."
-        case .again: "again, repeat: repeat the last announcement."
-        case .help: "help, ?: this list."
-        case .quit: "q, quit: stop playing. Progress is saved each time a door opens."
+    func helpLine(gestures magicTap: String?, _ escape: String?, in words: ConsoleWords) -> String {
+        func here(_ label: String?) -> String {
+            label.map { words(.helpHere, ["label": $0]) } ?? words(.helpNothingHere)
+        }
+        return switch self {
+        case .next: words(.helpNext)
+        case .previous: words(.helpPrevious)
+        case .first: words(.helpFirst)
+        case .last: words(.helpLast)
+        case .focus: words(.helpFocus)
+        case .activate: words(.helpActivate)
+        case .type: words(.helpType)
+        case .rotor: words(.helpRotor)
+        case .item: words(.helpItem)
+        case .itemBack: words(.helpItemBack)
+        case .actions: words(.helpActions)
+        case .action: words(.helpAction)
+        case .increase: words(.helpIncrease)
+        case .decrease: words(.helpDecrease)
+        case .magic: words(.helpMagic, ["here": here(magicTap)])
+        case .escape: words(.helpEscape, ["here": here(escape)])
+        case .hint: words(.helpHint)
+        case .time: words(.helpTime)
+        case .clock: words(.helpClock)
+        case .wait: words(.helpWait)
+        case .menu: words(.helpMenu)
+        case .goto: words(.helpGoto)
+        case .replay: words(.helpReplay)
+        case .undo: words(.helpUndo)
+        case .state: words(.helpState)
+        case .list: words(.helpList)
+        case .again: words(.helpAgain)
+        case .help: words(.helpHelp)
+        case .quit: words(.helpQuit)
         }
     }
 }

@@ -19,6 +19,15 @@ public enum AdventureLoader {
     /// The locales the game ships an adventure for.
     public static let bundledLocales = ["en", "fr"]
 
+    /// The shipped locale a locale's language picks, or `nil` when the game ships none in that language.
+    ///
+    /// - Parameter locale: A locale such as `fr`, `fr-CA` or `fr_FR.UTF-8`.
+    /// - Returns: One of ``bundledLocales``, or `nil`.
+    public static func bundledLocale(for locale: String) -> String? {
+        let language = String(locale.prefix { $0.isLetter }).lowercased()
+        return bundledLocales.contains(language) ? language : nil
+    }
+
     /// Loads the shipped adventure for a locale.
     ///
     /// - Parameter locale: A locale such as `en` or `en_GB.UTF-8`; its language picks the file, and an
@@ -26,8 +35,7 @@ public enum AdventureLoader {
     /// - Returns: The validated adventure.
     /// - Throws: ``ContentError`` when the shipped file is broken.
     public static func bundled(locale: String) throws(ContentError) -> Adventure {
-        let language = String(locale.prefix { $0.isLetter }).lowercased()
-        let name = bundledLocales.contains(language) ? language : "en"
+        let name = bundledLocale(for: locale) ?? "en"
         guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Adventures") else {
             throw ContentError(
                 file: "Adventures/\(name).json",

@@ -48,6 +48,10 @@ enum AdventureValidator {
         let messages = adventure.messages
         var needed: [(String, String?)] = []
         if levels.contains(where: { $0.puzzle.kind == "dials" }) { needed.append(("tryGesture", messages.tryGesture)) }
+        let feminine = levels.contains { level in
+            (level.puzzle.content as? CustomActionPuzzle)?.objects.contains { $0.gender == .feminine } ?? false
+        }
+        if feminine { needed.append(("noActionYetFeminine", messages.noActionYetFeminine)) }
         if levels.contains(where: { $0.timeLimit != nil }) {
             needed += [
                 ("timeLeftMinutes", messages.timeLeftMinutes), ("timeLeftOneMinute", messages.timeLeftOneMinute),

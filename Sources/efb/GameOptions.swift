@@ -50,14 +50,18 @@ struct GameOptions: ParsableArguments {
         }
     }
 
-    /// The language the game will be played in: the adventure file's own with `--adventure`, else the
-    /// one asked for (`--locale`, then LC_ALL, LC_MESSAGES, LANG).
-    var adventureLocale: String {
-        if let adventure, let story = try? AdventureLoader.load(from: URL(fileURLWithPath: adventure)) {
-            return story.locale
-        }
-        let environment = ProcessInfo.processInfo.environment
-        return locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+    /// What to say, once, when the game ships no adventure in `locale`'s language; `nil` when it does,
+    /// or when `locale` names no language (`C`, `POSIX`, empty), which plays in English without a word.
+    ///
+    /// - Parameter locale: The locale asked for, by `--locale` or the environment.
+    /// - Returns: The line for standard error, with the languages there are.
+    static func unknownLocaleWarning(_ locale: String) -> String? {
+        let language = String(locale.prefix { $0.isLetter })
+        guard AdventureLoader.bundledLocale(for: locale) == nil, !language.isEmpty, language != "C",
+            language != "POSIX"
+        else { return nil }
+        let available = AdventureLoader.bundledLocales.joined(separator: ", ")
+        return "efb: there is no adventure in \"\(locale)\"; playing in English. Available: \(available).\n"
     }
 
     /// Loads the adventure and opens the save: a game ready to start.
@@ -76,6 +80,9 @@ struct GameOptions: ParsableArguments {
             } else {
                 let locale =
                     locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+                if let warning = Self.unknownLocaleWarning(locale) {
+                    FileHandle.standardError.write(Data(warning.utf8))
+                }
                 story = try AdventureLoader.bundled(locale: locale)
             }
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EscapeConsole
 import EscapeRuntime
+import EscapeSaves
 import Foundation
 
 /// `efb play`: the game at a terminal, in plain lines any screen reader reads, with short typed commands.
@@ -23,6 +24,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Colour hints, errors and verdicts with ANSI codes.")
     var color = false
 
+    @Option(help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".")
+    var transcript: String?
+
     func run() throws {
         var speaker: SpeechDispatcher?
         if speech {
@@ -34,7 +38,24 @@ struct Play: ParsableCommand {
                 FileHandle.standardError.write(Data("\(SpeechDispatcher.notInstalled)\n".utf8))
             }
         }
-        let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1)
-        try game.play(sound: sound) { ConsoleFrontEnd(options: options, speaker: speaker) }
+        var transcriptFile: Int32?
+        if let transcript {
+            let descriptor = open(transcript, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                FileHandle.standardError.write(Data("efb: cannot write the transcript \(transcript): \(reason)\n".utf8))
+                throw ExitCode(73)
+            }
+            transcriptFile = descriptor
+        }
+        let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1, lineEditing: true)
+        // `clock off` is kept beside the save, unless nothing is saved; --no-time-pressure wins over it.
+        let environment = ProcessInfo.processInfo.environment
+        let preferences =
+            game.memorySave || game.noTimePressure
+            ? nil : ConsolePreferences.beside(save: game.save ?? FileSaveStore.defaultPath(environment: environment))
+        try game.play(sound: sound) {
+            ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile, preferences: preferences)
+        }
     }
 }

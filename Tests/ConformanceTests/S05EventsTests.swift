@@ -231,4 +231,21 @@ import Testing
         #expect(transcript.last("timer", 2)?["remainingMs"] == 70000)
         #expect(transcript.last("timer", 3)?["paused"] == false)
     }
+
+    @Test("§4.16 state, §5.18 timer (1.1): state says a timed level's clock as it stands; 1.0 has no timer")
+    func stateSaysTheTimer() async throws {
+        let timed = [
+            #"{"type":"goto","chapter":1,"level":5,"id":1}"#, #"{"type":"wait","ms":5000}"#,
+            #"{"type":"state","id":2}"#, #"{"type":"menu","id":3}"#, #"{"type":"wait","ms":5000}"#,
+            #"{"type":"state","id":4}"#,
+        ]
+        let transcript = try await EFB.play(at: "room-wheels", [EFB.hello11] + timed)
+        #expect(transcript.types(2).filter { $0 == "timer" || $0 == "progress" } == ["timer", "progress"])
+        #expect(transcript.last("timer", 2)?["remainingMs"] == 70000)
+        #expect(transcript.last("timer", 2)?["paused"] == false)
+        #expect(transcript.last("timer", 4)?["remainingMs"] == 70000)
+        #expect(transcript.last("timer", 4)?["paused"] == true)
+        let old = try await EFB.play(at: "room-wheels", timed)
+        #expect(!old.types(2).contains("timer"))
+    }
 }

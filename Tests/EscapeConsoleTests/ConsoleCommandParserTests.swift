@@ -195,12 +195,63 @@ struct ConsoleCommandParserTests {
             ConsoleCommandParser.parse("action pour", in: context) == Self.game(.action(.name("Pour into the forge")))
         )
         #expect(ConsoleCommandParser.parse("actions 1", in: context) == Self.game(.action(.index(1))))
-        // A name the list does not have goes to the engine as typed, which refuses it in its own words.
-        #expect(ConsoleCommandParser.parse("action Dance", in: context) == Self.game(.action(.name("Dance"))))
+        // A name the list does not have is refused at once, with the element's label and its actions.
+        #expect(
+            ConsoleCommandParser.parse("action Dance", in: context)
+                == .failure("coal has no action \"Dance\". Its actions: 1 Pour into the forge, 2 Kick over.")
+        )
         context.actions = ActionList(element: "barrel", actions: ["Pour over the forge", "Pour away"])
         #expect(
             ConsoleCommandParser.parse("action pour", in: context)
                 == .failure("Which one: Pour over the forge or Pour away?")
+        )
+    }
+
+    @Test func frenchActionsAreNamedByTheirVerb() {
+        var context = ConsoleContext()
+        context.locale = "fr"
+        context.actions = ActionList(
+            element: "iron-key",
+            actions: ["La tourner dans la serrure", "La laisser sur son clou"]
+        )
+        #expect(
+            ConsoleCommandParser.parse("action tourner", in: context)
+                == Self.game(.action(.name("La tourner dans la serrure")))
+        )
+        #expect(
+            ConsoleCommandParser.parse("action LAISSER", in: context)
+                == Self.game(.action(.name("La laisser sur son clou")))
+        )
+        context.actions = ActionList(element: "torch", actions: ["L'emporter dehors", "La poser dans l'anneau de fer"])
+        #expect(
+            ConsoleCommandParser.parse("action emporter", in: context) == Self.game(.action(.name("L'emporter dehors")))
+        )
+        #expect(
+            ConsoleCommandParser.parse("action anneau", in: context)
+                == Self.game(.action(.name("La poser dans l'anneau de fer")))
+        )
+        context.actions = ActionList(element: "ladder", actions: ["Échelle", "Écarter"])
+        #expect(ConsoleCommandParser.parse("action echelle", in: context) == Self.game(.action(.name("Échelle"))))
+        #expect(
+            ConsoleCommandParser.parse("action éc", in: context) == .failure("Laquelle : Échelle ou Écarter ?")
+        )
+        #expect(
+            ConsoleCommandParser.parse("action envelopper", in: context)
+                == .failure("ladder n'a pas d'action « envelopper ». Ses actions : 1 Échelle, 2 Écarter.")
+        )
+    }
+
+    @Test func frenchWordsNameTheCommandsToo() {
+        var context = ConsoleContext()
+        context.locale = "fr"
+        #expect(ConsoleCommandParser.parse("suivant", in: context) == Self.game(.next))
+        #expect(ConsoleCommandParser.parse("precedent", in: context) == Self.game(.previous))
+        #expect(ConsoleCommandParser.parse("Précédent", in: context) == Self.game(.previous))
+        #expect(ConsoleCommandParser.parse("aide", in: context) == .help)
+        #expect(ConsoleCommandParser.parse("r arrière", in: context) == Self.game(.rotor(.previous)))
+        #expect(
+            ConsoleCommandParser.parse("sauter", in: context)
+                == .failure("Commande inconnue : « sauter ». Tape aide pour la liste des commandes.")
         )
     }
 

@@ -140,9 +140,13 @@ struct ConsoleRendererTests {
             ]
         )
         #expect(driver.enter("r back").map(\.text) == ["Rotor Codes (1 of 2): 135, 2 of 5."])
+        // The door says which code it was tried with.
+        #expect(driver.enter("up").map(\.text) == ["Codes 1 of 5: 123"])
+        #expect(driver.enter("").map(\.text).first == "Trying 123: wrong.")
+        #expect(driver.enter("down").map(\.text) == ["Codes 2 of 5: 135"])
         #expect(
             driver.enter("").map(\.text).prefix(2) == [
-                "Correct.", "The iron door gives way with a groan that echoes through the vault.",
+                "Trying 135: right.", "The iron door gives way with a groan that echoes through the vault.",
             ]
         )
     }
@@ -208,5 +212,29 @@ struct ConsoleRendererTests {
         #expect(hint.formatted(color: false) == "Hint: listen.")
         #expect(hint.formatted(color: true) == "\u{1B}[36mHint: listen.\u{1B}[0m")
         #expect(ConsoleLine("1. Begin, button", style: .item).formatted(color: true) == "1. Begin, button")
+    }
+}
+
+/// Taking back moves and starting over, on real sessions.
+struct ConsoleUndoTests {
+    @Test func undoTakesBackEachMoveOfTheLevel() {
+        var (driver, _) = Support.console(at: "locks-bell")
+        #expect(driver.enter("undo").map(\.text) == ["There is nothing to undo on this level."])
+        _ = driver.enter("4")
+        #expect(driver.enter("+").map(\.text) == ["1"])
+        #expect(driver.enter("+").map(\.text) == ["2"])
+        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 1, adjustable"])
+        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 0, adjustable"])
+        #expect(driver.enter("u").map(\.text) == ["There is nothing to undo on this level."])
+        #expect(driver.context.screen?.elements[3].value == "0")
+    }
+
+    @Test func startingOverWaitsForYes() {
+        var (driver, _) = Support.console(at: "stones-memory")
+        let question = "Starting over erases your progress. Type yes to start over, or anything else to keep playing."
+        #expect(driver.enter("replay").map(\.text) == [question])
+        #expect(driver.enter("n").map(\.text) == ["Your progress is kept."])
+        #expect(driver.enter("replay").map(\.text) == [question])
+        #expect(driver.enter("Yes").map(\.text).contains("A new game begins. Your earlier progress has been cleared."))
     }
 }

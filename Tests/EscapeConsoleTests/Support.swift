@@ -60,7 +60,10 @@ struct SteppedConsole {
     var context: ConsoleContext { driver.context }
     var isFinished: Bool { host.isFinished }
 
-    mutating func start() -> [ConsoleLine] { driver.render(host.start()) }
+    mutating func start() -> [ConsoleLine] {
+        let opening = driver.render(host.start())
+        return opening + driver.render(host.handle(driver.opening()))
+    }
     mutating func enter(_ line: String) -> [ConsoleLine] { driver.enter(line, on: host) }
     mutating func finish() -> [ConsoleLine] { driver.render(host.finish()) }
 }

@@ -75,6 +75,17 @@ final class TmuxTerminal {
         try run(["send-keys", "-t", "0", "Enter"])
     }
 
+    /// Types `text` as it is, without Enter: a line half typed.
+    func write(_ text: String) throws {
+        seen = max(0, lines().count - 1)
+        try run(["send-keys", "-t", "0", "-l", text])
+    }
+
+    /// Presses keys by their tmux names, such as `Up`, `C-a`, `PageUp` or `Enter`.
+    func press(_ keys: String...) throws {
+        try run(["send-keys", "-t", "0"] + keys)
+    }
+
     /// Waits until every one of `texts` shows on a line of its own since the last command, and returns those lines.
     @discardableResult
     func waitFor(_ texts: String..., seconds: Double = 20) throws -> [String] {

@@ -84,6 +84,29 @@ import Testing
         #expect(found.contains { $0.hasPrefix("$.chapters[0].levels[1].id: duplicate level id") })
     }
 
+    @Test func aFeminineObjectNeedsTheFeminineWords() throws {
+        var tree = try AdventureTree.shipped(locale: "fr")
+        var messages = try #require(tree["messages"] as? [String: Any])
+        messages["noActionYetFeminine"] = nil
+        tree["messages"] = messages
+        #expect(try problems(tree) == ["$.messages.noActionYetFeminine: is needed by this adventure's levels"])
+    }
+
+    @Test func anUntouchedObjectAgreesWithItsGender() throws {
+        let adventure = try AdventureLoader.bundled(locale: "fr")
+        let level = try #require(adventure.chapters.flatMap(\.levels).first { $0.id == "workshop-hatch" })
+        let puzzle = try #require(level.puzzle.content as? CustomActionPuzzle)
+        var random = SeededGenerator(seed: 1)
+        let values = puzzle.elements(puzzle.start(using: &random), messages: adventure.messages)
+            .map { "\($0.label): \($0.value ?? "")" }
+        #expect(
+            values == [
+                "Échelle en bois: pas encore manipulée", "Verrou de fer: pas encore manipulé",
+                "Ta vieille lanterne: pas encore manipulée",
+            ]
+        )
+    }
+
     @Test func sizesOverTheLimitsAreRefused() throws {
         var tree = try shipped()
         var chapters = try #require(tree["chapters"] as? [[String: Any]])

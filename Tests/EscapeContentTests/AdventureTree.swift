@@ -4,10 +4,10 @@ import Testing
 
 /// Adventure files as mutable JSON trees, for the loader and limits tests.
 enum AdventureTree {
-    /// The shipped English adventure as a mutable JSON tree.
-    static func shipped() throws -> [String: Any] {
+    /// A shipped adventure (English unless told) as a mutable JSON tree.
+    static func shipped(locale: String = "en") throws -> [String: Any] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/EscapeContent/Adventures/en.json")
+            .deletingLastPathComponent().appendingPathComponent("Sources/EscapeContent/Adventures/\(locale).json")
         return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 

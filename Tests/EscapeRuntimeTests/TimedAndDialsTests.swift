@@ -85,6 +85,24 @@ import Testing
         #expect(said(send(session, #"{"type":"wait","ms":15000}"#)) == ["One minute of torchlight left."])
     }
 
+    @Test func hintsUnlockedBeforeTheTorchWentOutStayUnlocked() {
+        let (session, _) = atTheWheels()
+        // Two hints unlock, at 30 s and 60 s, and the torch goes out at 75 s.
+        let events = send(session, #"{"type":"wait","ms":75000}"#)
+        #expect(sounds(events).contains(.torchOut))
+        func hints(_ events: [StampedEvent]) -> [String] {
+            events.compactMap {
+                if case .game(.announce(let said)) = $0.event, said.category == .hint { said.text } else { nil }
+            }
+        }
+        let first = hints(send(session, #"{"type":"hint"}"#))
+        #expect(first.count == 1 && first[0].hasPrefix("Hint 1 of "), "\(first)")
+        let second = hints(send(session, #"{"type":"hint"}"#))
+        #expect(second.count == 1 && second[0].hasPrefix("Hint 2 of "), "\(second)")
+        // The next one unlocks one interval after the relight: no news of the two kept.
+        #expect(hints(send(session, #"{"type":"wait","ms":15000}"#)).isEmpty)
+    }
+
     @Test func withoutTimePressureTheTorchNeverGoesOut() {
         for (session, hello) in [
             (atTheWheels(timePressure: false).0, nil),

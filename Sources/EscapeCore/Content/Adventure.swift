@@ -157,10 +157,20 @@ public struct CustomActionPuzzle: Sendable, Hashable, Decodable {
         public var id: String
         /// The object's label.
         public var label: String
+        /// The grammatical gender of the label's noun, for the words that agree with it; `nil` is masculine.
+        public var gender: Gender?
         /// Its actions.
         public var actions: [Action]
         /// The name of its right action.
         public var correct: String
+    }
+
+    /// A noun's grammatical gender, in the languages that have one.
+    public enum Gender: String, Sendable, Hashable, Decodable {
+        /// Masculine, or no gender: the words as ``Messages/noActionYet`` has them.
+        case masculine
+        /// Feminine: ``Messages/noActionYetFeminine``.
+        case feminine
     }
 
     /// The objects in reading order.

@@ -73,6 +73,11 @@ public struct Messages: Sendable, Hashable, Decodable {
     public var nothingToActivate: String
     /// The `value` of an untouched custom-action object.
     public var noActionYet: String
+    /// The `value` of an untouched custom-action object whose gender is feminine (« pas encore
+    /// manipulée »).
+    ///
+    /// Required by adventures with such an object.
+    public var noActionYetFeminine: String?
     /// Ends a chapter's teaching text when the front end named its keys.
     ///
     /// `{keys}` is the list. Optional, so adventure files without it still load; without it keys are

@@ -253,6 +253,7 @@ extension Engine {
         let count = level(at: position).hints.count
         if options.hintsAtOnce { return count }
         let elapsed = max(0, now.subtracting(saturating: levelState.enteredAt))
-        return Int(min(Int64(count), elapsed / max(1, options.hintInterval)))
+        let kept = Int64(levelState.hintsKept ?? 0)
+        return Int(min(Int64(count), kept.adding(saturating: elapsed / max(1, options.hintInterval))))
     }
 }

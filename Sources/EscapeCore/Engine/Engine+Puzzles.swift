@@ -6,6 +6,11 @@ struct LevelState: Hashable, Sendable, Codable {
     var hintsHeard = 0
     /// How many unlocked hints the player has been told about.
     var hintsNoticed = 0
+    /// How many hints were unlocked when the torch went out.
+    ///
+    /// They stay unlocked once it is relit, and the next ones unlock from there. `nil` (none) is left
+    /// out of snapshots, which stay as they were.
+    var hintsKept: Int?
     /// How many of the timed level's time announcements have been made.
     var timeAnnounced = 0
     /// Whether the level's clock runs (it has a time limit and time pressure is on).

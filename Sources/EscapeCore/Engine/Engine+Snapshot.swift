@@ -187,6 +187,11 @@ extension Engine {
             .snapshotOutOfRange
         )
         try require(
+            (0...level.hints.count).contains(levelState.hintsKept ?? 0),
+            "._1.hintsKept",
+            .snapshotOutOfRange
+        )
+        try require(
             reference.subtracting(saturating: levelState.enteredAt).magnitude <= UInt64(Int64.safeInteger),
             "._1.enteredAt",
             .snapshotOutOfRange

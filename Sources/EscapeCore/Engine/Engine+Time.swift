@@ -39,7 +39,15 @@ extension Engine {
             let limitMs = Int64(limit) * 1000
             let skipped = max(0, now.subtracting(saturating: time)) / limitMs
             let relit = time.adding(saturating: skipped.multiplied(saturating: limitMs))
-            enter(.level(position, makeLevelState(at: position, now: relit)))
+            // Hints unlocked before the torch went out stay unlocked, and the ones heard stay heard.
+            let kept = max(levelState.hintsNoticed, unlockedHints(levelState, at: position, now: time))
+            var relitState = makeLevelState(at: position, now: relit)
+            if kept > 0 {
+                relitState.hintsKept = kept
+                relitState.hintsNoticed = kept
+                relitState.hintsHeard = levelState.hintsHeard
+            }
+            enter(.level(position, relitState))
             generation += 1
             let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .time)
             lastAnnouncement = said

@@ -165,8 +165,9 @@ public struct Engine: Sendable {
         guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
         let count = level(at: position).hints.count
         guard levelState.hintsNoticed < count else { return nil }
+        let earned = levelState.hintsNoticed + 1 - (levelState.hintsKept ?? 0)
         return levelState.enteredAt.adding(
-            saturating: Int64(levelState.hintsNoticed + 1).multiplied(saturating: options.hintInterval)
+            saturating: Int64(max(1, earned)).multiplied(saturating: options.hintInterval)
         )
     }
 
@@ -274,6 +275,7 @@ public struct Engine: Sendable {
             levelState.enteredAt = 0
             levelState.hintsHeard = 0
             levelState.hintsNoticed = 0
+            levelState.hintsKept = nil
             levelState.timeAnnounced = 0
             return Frame(place: .level(position, levelState), focus: frame.focus)
         } + [Frame(place: .intro(page: state.visits))]

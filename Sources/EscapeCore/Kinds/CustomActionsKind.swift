@@ -19,10 +19,18 @@ extension CustomActionPuzzle: LevelKind {
             return Element(
                 id: object.id,
                 label: object.label,
-                value: state[index].map { object.actions[$0].name } ?? messages.noActionYet,
+                value: state[index].map { object.actions[$0].name } ?? Self.untouched(object, messages),
                 traits: [.button],
                 actions: object.actions.map(\.name)
             )
+        }
+    }
+
+    /// The value of an object no action was chosen for, agreeing with its gender.
+    private static func untouched(_ object: Object, _ messages: Messages) -> String {
+        switch object.gender {
+        case .feminine: messages.noActionYetFeminine ?? messages.noActionYet
+        case .masculine, nil: messages.noActionYet
         }
     }
 

@@ -74,7 +74,7 @@ public struct EngineWords: Sendable, Hashable {
     }
 
     /// Fills placeholders in one pass, so a value that holds braces is never read as a placeholder.
-    private static func fill(_ template: String, _ values: [String: String]) -> String {
+    package static func fill(_ template: String, _ values: [String: String]) -> String {
         guard !values.isEmpty else { return template }
         var result = ""
         var rest = template[...]

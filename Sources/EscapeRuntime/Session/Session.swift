@@ -520,11 +520,13 @@ public struct Session: Sendable {
     // MARK: - Events
 
     /// The whole state as events, in the agreed protocol's words: screen, focus, rotor and actions
-    /// where present, progress, and valid actions when the client wants them.
+    /// where present, a timed level's clock (1.1), progress, and valid actions when the client wants them.
     private mutating func emitState(replyTo: RequestID?) {
         var events: [GameEvent] = [.screen(engine.screen), .focus(engine.focus)]
         if let rotor = engine.rotor { events.append(.rotor(rotor)) }
         if let actions = engine.actions { events.append(.actions(actions)) }
+        // A timed level's clock as it stands (protocol 1.1 only: the dialect drops it in 1.0).
+        if let timer = engine.timer(now: clock.time) { events.append(.timer(timer)) }
         for event in events {
             if let shaped = dialect.shape(event, focus: engine.focus, focusFollows: false) {
                 emit(.game(shaped), replyTo: replyTo)

@@ -1,0 +1,96 @@
+import EscapeCore
+
+/// The console's own words in one language: roles, counts, verdicts, help, errors and prompts.
+///
+/// The story and the engine's messages come in the adventure's language already; these are the words
+/// the console adds around them, so they follow the same language: the adventure's locale, as `hello`
+/// says it. One table per language, each an exhaustive switch, as ``EngineWords`` keeps the engine's;
+/// a language the console does not speak gets English.
+///
+/// Sentences hold placeholders in braces (`{count}`, `{word}`), filled in by ``callAsFunction(_:_:)``.
+public struct ConsoleWords: Sendable, Hashable {
+    /// A language the console speaks.
+    public enum Language: String, Sendable, Hashable, CaseIterable {
+        /// English, the fallback.
+        case english = "en"
+        /// French.
+        case french = "fr"
+    }
+
+    /// The language of the words.
+    public var language: Language
+
+    /// The words of `language`.
+    public init(_ language: Language) {
+        self.language = language
+    }
+
+    /// The words for a BCP 47 or POSIX locale (`fr`, `fr-CA`, `fr_FR.UTF-8`): its language's, or English.
+    public init(locale: String?) {
+        let tag = (locale ?? "").prefix { $0 != "-" && $0 != "_" && $0 != "." }.lowercased()
+        self.init(Language(rawValue: tag) ?? .english)
+    }
+
+    /// The sentence of `key`, placeholders unfilled.
+    public func template(_ key: Key) -> String {
+        switch language {
+        case .english: Self.english(key)
+        case .french: Self.french(key)
+        }
+    }
+
+    /// The sentence of `key` with its placeholders filled.
+    ///
+    /// - Parameters:
+    ///   - key: Which sentence.
+    ///   - values: The value of each placeholder by name.
+    /// - Returns: The sentence; a placeholder without a value stays as it is.
+    public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        EngineWords.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
+    }
+
+    /// The sentence for `count` things: `one` when the language says that count in the singular
+    /// (English: 1; French: 0 and 1), `many` otherwise; `{count}` is filled, with the other values.
+    ///
+    /// - Parameters:
+    ///   - count: How many.
+    ///   - one: The singular sentence.
+    ///   - many: The plural sentence.
+    ///   - values: The other placeholders.
+    /// - Returns: The sentence.
+    public func counting(
+        _ count: Int,
+        one: Key,
+        many: Key,
+        _ values: KeyValuePairs<String, String> = [:]
+    ) -> String {
+        let singular =
+            switch language {
+            case .english: count == 1
+            case .french: count == 0 || count == 1
+            }
+        var all = Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first }
+        all["count"] = "\(count)"
+        return EngineWords.fill(template(singular ? one : many), all)
+    }
+
+    /// A duration as the language says it, rounded up to the second: `1 minute and 30 seconds`.
+    ///
+    /// - Parameter milliseconds: The duration.
+    /// - Returns: The words.
+    public func duration(milliseconds: Int64) -> String {
+        let seconds = Int((max(0, milliseconds) + 999) / 1000)
+        let minutesPart = counting(seconds / 60, one: .minutesOne, many: .minutesMany)
+        let secondsPart = counting(seconds % 60, one: .secondsOne, many: .secondsMany)
+        if seconds < 60 { return secondsPart }
+        if seconds % 60 == 0 { return minutesPart }
+        return self(.minutesAndSeconds, ["minutes": minutesPart, "seconds": secondsPart])
+    }
+
+    /// Names joined as a list: `a, b or c`, with the language's word for "or".
+    public func alternatives(_ names: [String]) -> String {
+        guard let last = names.last else { return "" }
+        guard names.count > 1 else { return last }
+        return names.dropLast().joined(separator: ", ") + " " + self(.or) + " " + last
+    }
+}
