@@ -17,6 +17,15 @@ struct Braille: ParsableCommand {
 
     @OptionGroup(title: "Sound") var sound: SoundOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Join the game efb serve shares on this socket instead of starting one.",
+            discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
+            valueName: "socket"
+        )
+    )
+    var attach: String?
+
     @Option(help: "BRLTTY's address: HOST:N is TCP port 4101+N, :N a local socket (default: BrlAPI's own).")
     var host: String?
 
@@ -30,13 +39,14 @@ struct Braille: ParsableCommand {
         if !(flashTime >= 0 && flashTime <= 3600) {
             throw ValidationError("--flash-time must be between 0 and 3600 seconds.")
         }
+        try game.validate(attach: attach)
     }
 
     func run() throws {
         #if BrlAPI
         let options = BrailleFrontEnd.Options(view: .init(flashMilliseconds: Int64(flashTime * 1000)))
         let clock = MonotonicClock()
-        try game.play(clock: clock, sound: sound) {
+        try game.play(clock: clock, sound: sound, attach: attach) {
             BrailleFrontEnd(
                 connector: BrlAPIConnector(host: host, auth: auth),
                 clock: clock,

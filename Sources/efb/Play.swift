@@ -17,11 +17,24 @@ struct Play: ParsableCommand {
 
     @OptionGroup(title: "Sound") var sound: SoundOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Join the game efb serve shares on this socket instead of starting one.",
+            discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
+            valueName: "socket"
+        )
+    )
+    var attach: String?
+
     @Flag(help: "Also speak through Speech Dispatcher (spd-say, from the Debian package speech-dispatcher).")
     var speech = false
 
     @Flag(help: "Colour hints, errors and verdicts with ANSI codes.")
     var color = false
+
+    func validate() throws {
+        try game.validate(attach: attach)
+    }
 
     func run() throws {
         var speaker: SpeechDispatcher?
@@ -35,6 +48,6 @@ struct Play: ParsableCommand {
             }
         }
         let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1)
-        try game.play(sound: sound) { ConsoleFrontEnd(options: options, speaker: speaker) }
+        try game.play(sound: sound, attach: attach) { ConsoleFrontEnd(options: options, speaker: speaker) }
     }
 }
