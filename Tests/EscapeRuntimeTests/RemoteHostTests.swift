@@ -19,14 +19,14 @@ struct RemoteHostTests {
         private var framer = LineFramer()
         private var seq = 0
 
-        init() {
+        init(started: Bool = true) {
             var ends: [Int32] = [0, 0]
             precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
             server = ends[1]
             let logged = logged
             host = RemoteHost(descriptor: ends[0], clock: VirtualClock()) { line in logged.withLock { $0.append(line) }
             }
-            _ = host.handle(.start)
+            if started { _ = host.handle(.start) }
         }
 
         deinit { close(server) }
@@ -86,6 +86,25 @@ struct RemoteHostTests {
         ])
         #expect(shown.map(\.replyTo) == [.int(7), nil, nil])
         #expect(shown.map(\.event) == [.done, .done, .game(.sound(.boundary))])
+    }
+
+    @Test func beforeTheFrontEndIsReadyOnlyWhatConcernsItIsKeptThenTheWholeStateIsAskedFor() throws {
+        let connection = Connection(started: false)
+        let heading = Element(id: "title", label: "Darkness", traits: [.header])
+        let focus = Event.game(.focus(FocusState(screen: "intro-1", element: heading, index: 1, count: 3)))
+        let early = try connection.answer([
+            (.role(.observer, controlFree: false), nil), (focus, nil), (.idle, nil),
+        ])
+        #expect(early.isEmpty, "nothing reaches a front end that is not ready")
+        #expect(connection.host.handle(.start).map(\.event) == [.role(.observer, controlFree: false)])
+        let asked = try connection.sent()
+        #expect(asked.map(\.command) == [.state])
+        // What the game says before the state is answered is part of it.
+        let shown = try connection.answer([
+            (.game(.sound(.boundary)), nil), (focus, asked[0].id), (.done, asked[0].id), (.idle, nil),
+        ])
+        #expect(shown.map(\.event) == [focus, .idle])
+        #expect(shown.allSatisfy { $0.replyTo == nil })
     }
 
     @Test func aHelloAsksForProtocol11() throws {

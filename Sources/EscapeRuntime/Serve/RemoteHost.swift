@@ -22,6 +22,10 @@ import Musl
 /// controls the game, the refusal reaches the front end, which shows it. An observer never
 /// tells the game that its display went away (`assistive`): that is the controlling player's business.
 ///
+/// Before the front end is ready (a display BRLTTY has not connected yet) the host reads what arrives
+/// and keeps only what was said about this client (`hello`, `role`, problems), so the server never
+/// holds output back for it; at the start the front end gets those, then the whole state (`state`).
+///
 /// Leaving: the end of the player's input lets the answers to what was sent arrive, then closes the
 /// connection; a stop (Ctrl-C) or `quit` closes it at once. Either way the shared game goes on. The
 /// server closing the connection (the game ended) ends this host too.
@@ -63,6 +67,12 @@ public final class RemoteHost: GameHost {
     private var saidBye = false
     /// The player's input ended: the connection closes once every request is answered.
     private var leaving = false
+    /// What the server said about this client before the front end was ready (`hello`, `role`, problems).
+    private var joined: [StampedEvent] = []
+    /// Events of the game were left out before the front end was ready: it gets the whole state at start.
+    private var missedState = false
+    /// The number of the `state` request that catches the front end up, until it is answered.
+    private var resync: Int?
 
     /// Whether the opening was handled.
     public private(set) var hasStarted = false
@@ -108,8 +118,8 @@ public final class RemoteHost: GameHost {
     public var nextDeadline: Int64? { nil }
     /// The loop's clock.
     public var now: Int64 { clock.now() }
-    /// The socket, once the game started here (the server's first events wait until the front end is ready).
-    public var descriptors: [Int32] { hasStarted && !isFinished ? [descriptor] : [] }
+    /// The socket, until the connection ends.
+    public var descriptors: [Int32] { isFinished ? [] : [descriptor] }
     /// The socket, while requests wait to be written.
     public var writeDescriptors: [Int32] { pending.isEmpty || isFinished ? [] : [descriptor] }
     /// Whether this client controls the shared game, as the server last said.
@@ -123,6 +133,9 @@ public final class RemoteHost: GameHost {
         switch input {
         case .start:
             hasStarted = true
+            if missedState { resync = write(Request(command: .state)) }
+            defer { joined = [] }
+            return joined
         case .frame(.line(let bytes)):
             pending += bytes + [UInt8(ascii: "\n")]
         case .frame(.tooLong), .time, .saveFailed:
@@ -219,8 +232,13 @@ public final class RemoteHost: GameHost {
         default:
             break
         }
-        guard case .int(let number)? = stamped.replyTo else { return stamped }
+        guard case .int(let number)? = stamped.replyTo else { return unsolicited(stamped) }
         let isDone = stamped.event == .done
+        if number == resync {
+            stamped.replyTo = nil
+            if isDone { resync = nil }
+            return isDone ? nil : stamped
+        }
         if own.contains(number) || retried.contains(number) {
             if isDone {
                 own.remove(number)
@@ -246,6 +264,25 @@ public final class RemoteHost: GameHost {
             if leaving && outstanding.isEmpty { detach() }
         }
         return stamped
+    }
+
+    /// An event no request of this client asked for: kept aside before the start, left out while the
+    /// whole state it is part of is on its way, shown otherwise.
+    private func unsolicited(_ stamped: StampedEvent) -> StampedEvent? {
+        switch stamped.event {
+        case .hello, .role, .error, .ended, .bye:
+            guard hasStarted else {
+                joined.append(stamped)
+                return nil
+            }
+            return stamped
+        case .game, .progress, .done, .validActions, .snapshot, .idle:
+            guard hasStarted else {
+                missedState = true
+                return nil
+            }
+            return resync == nil ? stamped : nil
+        }
     }
 
     /// A request is done: the next of its chain goes, unless it was refused.
