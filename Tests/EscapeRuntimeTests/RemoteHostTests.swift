@@ -170,6 +170,29 @@ struct RemoteHostTests {
         #expect(answered.map(\.replyTo) == [.int(7)])
     }
 
+    @Test func aGestureRefusedWhileAnotherPlaysIsExplainedInTheGamesLanguage() throws {
+        let connection = Connection()
+        let hello = ServerHello(
+            protocolVersion: 1,
+            version: .v1_1,
+            versions: [.v1_0, .v1_1],
+            engineVersion: "0.1.0",
+            locale: "fr",
+            adventureID: "escape-from-blindness",
+            adventureTitle: "Évasion",
+            capabilities: []
+        )
+        _ = try connection.answer([(.hello(hello), nil), (.role(.observer, controlFree: false), nil)])
+        _ = connection.host.handle(.request(Self.next))
+        let sent = try connection.sent()
+        #expect(sent.map(\.command) == [.game(.next)])
+        let refusal = ProtocolError(.readOnly, "you are following this game as an observer, so next is not yours")
+        let shown = try connection.answer([(.error(refusal), sent[0].id), (.done, sent[0].id)])
+        let explained = ProtocolError(.readOnly, EngineWords(.french)(.attachedReadOnly))
+        #expect(shown.map(\.event) == [.error(explained), .done])
+        #expect(shown.map(\.replyTo) == [.int(7), .int(7)])
+    }
+
     @Test func anObserverNeverSaysItsDisplayWentAway() throws {
         let connection = Connection()
         _ = try connection.answer([(.role(.observer, controlFree: true), nil)])

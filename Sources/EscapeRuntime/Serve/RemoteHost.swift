@@ -19,7 +19,8 @@ import Musl
 /// others observers. An observer whose player makes a gesture while control is free takes control
 /// first (a `hello` with `role: "controller"`), so the gesture plays; a gesture refused with `read_only`
 /// when the server has meanwhile said control is free is sent again the same way. While another client
-/// controls the game, the refusal reaches the front end, which shows it. An observer never
+/// controls the game, the refusal reaches the front end, which shows it, in words for the player
+/// (another player controls the game; the next move plays once control is free). An observer never
 /// tells the game that its display went away (`assistive`): that is the controlling player's business.
 ///
 /// Before the front end is ready (a display BRLTTY has not connected yet) the host reads what arrives
@@ -63,6 +64,8 @@ public final class RemoteHost: GameHost {
     /// The front end's `hello`, sent again when asking for control (it names the player's keys).
     private var hello: ClientHello?
     private var role: ClientRole?
+    /// The words of the game's language, from its `hello`, for what this host says to the player.
+    private var words = EngineWords.english
     private var controlFree = false
     private var saidBye = false
     /// The player's input ended: the connection closes once every request is answered.
@@ -229,6 +232,8 @@ public final class RemoteHost: GameHost {
             self.controlFree = controlFree
         case .bye:
             saidBye = true
+        case .hello(let hello):
+            words = EngineWords(locale: hello.locale)
         default:
             break
         }
@@ -256,6 +261,10 @@ public final class RemoteHost: GameHost {
                 return nil
             }
             refused.insert(number)
+            if error.code == .readOnly {
+                // The server's words are for client programs; the player is told what it means for them.
+                stamped.event = .error(ProtocolError(.readOnly, words(.attachedReadOnly), field: error.field))
+            }
         }
         stamped.replyTo = request.id
         if isDone {
