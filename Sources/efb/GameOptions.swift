@@ -178,12 +178,12 @@ struct GameOptions: ParsableArguments {
     /// - Throws: `ExitCode(69)` when the server went away without ending the game.
     private static func report(_ ending: RemoteHost.Ending?, path: String) throws {
         switch ending {
-        case .detached:
+        case .detached, nil:
             FileHandle.standardError.write(Data("efb: left the game served on \(path); it goes on.\n".utf8))
         case .closedByServer(saidBye: false):
             FileHandle.standardError.write(Data("efb: the game served on \(path) went away.\n".utf8))
             throw ExitCode(69)
-        case .closedByServer(saidBye: true), nil:
+        case .closedByServer(saidBye: true):
             break
         }
     }
