@@ -326,11 +326,16 @@ public final class RemoteHost: GameHost {
         return true
     }
 
-    /// Leaves the shared game: what waits is written (the server reads all the time), then the socket closes.
+    /// Leaves the shared game: what waits is written (the server reads all the time; a server that
+    /// stopped reading gets at most a second), then the socket closes.
     private func detach() {
         guard !isFinished else { return }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        _ = writeAvailable()
+        if !pending.isEmpty {
+            var limit = timeval(tv_sec: 1, tv_usec: 0)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            _ = writeAvailable()
+        }
         end(.detached)
     }
 
