@@ -31,6 +31,25 @@ struct EventDecoderTests {
         }
     }
 
+    @Test func damagedLinesAreErrorsNeverCrashes() throws {
+        let bytes = try Array(Data(contentsOf: Self.examples.appendingPathComponent("bot-features.transcript.ndjson")))
+        var decoded = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n")).map(Array.init) {
+            // Every cut, and every byte swapped for a quote, a brace or a digit: an event or an error.
+            for end in stride(from: 0, to: line.count, by: 7) where (try? EventDecoder.decode(line[..<end])) != nil {
+                decoded += 1
+            }
+            for index in stride(from: 0, to: line.count, by: 5) {
+                for byte in [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "7")] {
+                    var damaged = line
+                    damaged[index] = byte
+                    if (try? EventDecoder.decode(damaged)) != nil { decoded += 1 }
+                }
+            }
+        }
+        #expect(decoded > 0, "some damage leaves a valid event (a digit in a text)")
+    }
+
     @Test func theVersionIsReadFromTheLine() throws {
         let old = try EventDecoder.decode(
             Array(#"{"seq":4,"text":"Hi","priority":"polite","category":"feedback","type":"announce"}"#.utf8)
