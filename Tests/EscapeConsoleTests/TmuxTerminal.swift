@@ -75,6 +75,11 @@ final class TmuxTerminal {
         try run(["send-keys", "-t", "0", "Enter"])
     }
 
+    /// Presses a key by tmux's name for it (`C-c`, say).
+    func press(_ key: String) throws {
+        try run(["send-keys", "-t", "0", key])
+    }
+
     /// Waits until every one of `texts` shows on a line of its own since the last command, and returns those lines.
     @discardableResult
     func waitFor(_ texts: String..., seconds: Double = 20) throws -> [String] {
