@@ -55,6 +55,8 @@ struct EventDecoderTests {
             Array(#"{"seq":4,"text":"Hi","priority":"polite","category":"feedback","type":"announce"}"#.utf8)
         )
         #expect(old.protocolMinor == 0)
+        let told = try EventDecoder.decode(Array(#"{"seq":4,"type":"bye"}"#.utf8), protocolMinor: 1)
+        #expect(told.protocolMinor == 0, "the line says 1.0, whatever the connection speaks")
         #expect(old.event == .game(.announce(Announcement("Hi", category: .feedback))))
         let new = try EventDecoder.decode(
             Array(

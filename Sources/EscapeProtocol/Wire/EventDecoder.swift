@@ -26,6 +26,7 @@ public struct EventDecodingError: Error, Sendable, Hashable, CustomStringConvert
 /// A line the encoder wrote decodes to an event the encoder writes back byte for byte. The protocol's
 /// minor version is read from the line: in 1.1 every event carries `gen`, and `progress` its `onScreen`.
 /// Events that carry `gen` in 1.0 too cannot say which version wrote them; they take `protocolMinor`.
+/// A 1.0 event without `gen` gets generation 0: its line does not say.
 public enum EventDecoder {
     /// Decodes one line (without its terminator).
     ///
@@ -74,7 +75,7 @@ public enum EventDecoder {
             }
         let generation = try object.optionalInt("gen")
         var minor = protocolMinor
-        if generation != nil && !carriesGenerationAlways(type) { minor = max(minor, 1) }
+        if !carriesGenerationAlways(type) { minor = generation == nil ? 0 : 1 }
         if type == "progress" { minor = members["onScreen"] == nil ? 0 : 1 }
         let event = try event(type, object)
         return StampedEvent(seq: seq, replyTo: replyTo, generation: generation ?? 0, event: event, protocolMinor: minor)
