@@ -140,7 +140,12 @@ public final class RemoteHost: GameHost {
             defer { joined = [] }
             return joined
         case .frame(.line(let bytes)):
-            pending += bytes + [UInt8(ascii: "\n")]
+            switch CommandDecoder.decode(bytes) {
+            case .request(let request): forward(request, then: [])
+            case .blank: break
+            // The server says what is wrong with the line, in the game's words.
+            case .failure: pending += bytes + [UInt8(ascii: "\n")]
+            }
         case .frame(.tooLong), .time, .saveFailed:
             break
         case .request(let request):
