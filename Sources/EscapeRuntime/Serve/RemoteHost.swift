@@ -143,8 +143,12 @@ public final class RemoteHost: GameHost {
             switch CommandDecoder.decode(bytes) {
             case .request(let request): forward(request, then: [])
             case .blank: break
-            // The server says what is wrong with the line, in the game's words.
-            case .failure: pending += bytes + [UInt8(ascii: "\n")]
+            case .failure(let failure, let replyTo):
+                // Answered here, as the server would, in the game's words: the line never shares the socket.
+                let error = ProtocolError(failure, in: words)
+                return [.error(error), .done].map {
+                    StampedEvent(seq: 0, replyTo: replyTo, generation: 0, event: $0, protocolMinor: 1)
+                }
             }
         case .frame(.tooLong), .time, .saveFailed:
             break
