@@ -106,12 +106,12 @@ public final class BrailleFrontEnd: FrontEnd {
         self.backoff = options.reconnectInitial
     }
 
-    /// Plays `host`'s game on the display until it ends, a stop signal comes, or `pauseWhen` says so;
-    /// waits for BRLTTY first.
+    /// Plays `host`'s game (in this process, or one `efb serve` shares) on the display until it ends, a
+    /// stop signal comes, or `pauseWhen` says so; waits for BRLTTY first.
     ///
     /// - Returns: How the run ended.
     @discardableResult
-    public func run(host: SessionHost, pauseWhen: @escaping () -> Bool = { false }) -> EventLoop.Outcome {
+    public func run(host: any GameHost, pauseWhen: @escaping () -> Bool = { false }) -> EventLoop.Outcome {
         EventLoop(host: host, frontEnd: self, clock: clock, pauseWhen: pauseWhen).run()
     }
 

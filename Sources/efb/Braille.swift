@@ -21,6 +21,15 @@ struct Braille: ParsableCommand {
 
     @OptionGroup(title: "Sound") var sound: SoundOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Join the game efb serve shares on this socket instead of starting one.",
+            discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
+            valueName: "socket"
+        )
+    )
+    var attach: String?
+
     @Option(help: "BRLTTY's address: HOST:N is TCP port 4101+N, :N a local socket (default: BrlAPI's own).")
     var host: String?
 
@@ -43,6 +52,7 @@ struct Braille: ParsableCommand {
         if !(flashTime >= 0 && flashTime <= 3600) {
             throw ValidationError("--flash-time must be between 0 and 3600 seconds.")
         }
+        try game.validate(attach: attach)
     }
 
     func run() throws {
@@ -58,13 +68,15 @@ struct Braille: ParsableCommand {
         #if BrlAPI
         let chosen = try Self.translator(for: choice)
         let clock = MonotonicClock()
-        try game.play(clock: clock, sound: sound) { session in
+        try game.play(clock: clock, sound: sound, attach: attach) { adventureLocale in
+            // A joined game's language is the served one's: the environment's is the best guess here.
+            let locale = adventureLocale ?? ProcessInfo.processInfo.environment["LANG"] ?? "en"
             var translator = chosen ?? PlainBrailleTranslator()
-            if choice == .auto { translator = Self.automaticTranslator(language: session.engine.adventure.locale) }
+            if choice == .auto { translator = Self.automaticTranslator(language: locale) }
             if !(translator is PlainBrailleTranslator) { Self.say("Braille table: \(translator.name).") }
             let options = BrailleFrontEnd.Options(
                 view: .init(flashMilliseconds: Int64(flashTime * 1000)),
-                keyLanguage: KeyLanguage(locale: session.engine.adventure.locale),
+                keyLanguage: KeyLanguage(locale: locale),
                 translator: translator
             )
             return BrailleFrontEnd(

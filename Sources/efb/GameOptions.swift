@@ -43,6 +43,38 @@ struct GameOptions: ParsableArguments {
     @Flag(help: "Play timed levels without a clock: the torch never goes out.")
     var noTimePressure = false
 
+    /// The options given that choose or change the game itself, by name.
+    ///
+    /// A game joined with `--attach` was chosen by whoever serves it. An option left at its default
+    /// counts as not given.
+    var gameChoices: [String] {
+        var names: [String] = []
+        if seed != 1 { names.append("--seed") }
+        if clock != .real { names.append("--clock") }
+        if save != nil { names.append("--save") }
+        if memorySave { names.append("--memory-save") }
+        if readOnlySave { names.append("--read-only-save") }
+        if locale != nil { names.append("--locale") }
+        if adventure != nil { names.append("--adventure") }
+        if hintInterval != 30 { names.append("--hint-interval") }
+        if hintsAtOnce { names.append("--hints-at-once") }
+        if noTimePressure { names.append("--no-time-pressure") }
+        return names
+    }
+
+    /// Refuses `--attach` beside options that choose the game: the server chose it.
+    ///
+    /// - Parameter attach: The socket given with `--attach`, if any.
+    /// - Throws: A `ValidationError` naming the options that cannot go with it.
+    func validate(attach: String?) throws {
+        guard attach != nil, !gameChoices.isEmpty else { return }
+        let names = gameChoices.joined(separator: ", ")
+        throw ValidationError(
+            "--attach joins a game that efb serve already set up, so \(names) cannot be used with it; "
+                + "give \(gameChoices.count == 1 ? "it" : "them") to efb serve instead."
+        )
+    }
+
     func validate() throws {
         if memorySave && save != nil { throw ValidationError("--save and --memory-save cannot be used together.") }
         if !(hintInterval > 0 && hintInterval <= 86_400) {
@@ -122,31 +154,81 @@ struct GameOptions: ParsableArguments {
     ///   - clock: The front end's clock (the loop's), when the front end keeps time of its own.
     ///   - whenLocked: What to do when another game holds the save (see ``makeHost(whenLocked:)``).
     ///   - sound: The sound options, for a front end that plays sound; every sound stops when the loop ends.
+    ///   - attach: The socket of a game `efb serve` shares, to join it instead of starting one.
     ///   - makeFrontEnd: The front end, made once the game is ready.
-    /// - Throws: What ``makeHost(whenLocked:)`` throws.
+    /// - Throws: What ``makeHost(whenLocked:)`` throws; `ExitCode(69)` when no game is served at `attach`,
+    ///   or the server went away without ending the game.
     func play(
         clock: any GameClock = MonotonicClock(),
         whenLocked: SaveKeeper.WhenLocked? = nil,
         sound: SoundOptions? = nil,
+        attach: String? = nil,
         frontEnd makeFrontEnd: () -> any FrontEnd
     ) throws {
-        try play(clock: clock, whenLocked: whenLocked, sound: sound, frontEndFor: { _ in makeFrontEnd() })
+        try play(
+            clock: clock,
+            whenLocked: whenLocked,
+            sound: sound,
+            attach: attach,
+            frontEndFor: { _ in makeFrontEnd() }
+        )
     }
 
-    /// ``play(clock:whenLocked:frontEnd:)`` for a front end that depends on the game (its language).
+    /// ``play(clock:whenLocked:sound:attach:frontEnd:)`` for a front end that depends on the game's
+    /// language: `makeFrontEnd` gets the adventure's locale, or `nil` for a joined game (whose language
+    /// is the served game's).
     func play(
         clock: any GameClock = MonotonicClock(),
         whenLocked: SaveKeeper.WhenLocked? = nil,
         sound: SoundOptions? = nil,
-        frontEndFor makeFrontEnd: (SessionHost) throws -> any FrontEnd
+        attach: String? = nil,
+        frontEndFor makeFrontEnd: (_ locale: String?) throws -> any FrontEnd
     ) throws {
         signal(SIGPIPE, SIG_IGN)
-        let host = try makeHost(whenLocked: whenLocked)
+        let host: any GameHost
+        let locale: String?
+        if let attach {
+            host = try Self.attach(to: attach, clock: clock)
+            locale = nil
+        } else {
+            let local = try makeHost(whenLocked: whenLocked)
+            host = local
+            locale = local.engine.adventure.locale
+        }
         StopSignals.install()
-        var frontEnd = try makeFrontEnd(host)
+        var frontEnd = try makeFrontEnd(locale)
         let player = sound?.makePlayer()
         defer { player?.stop() }
         if let player { frontEnd = SoundFrontEnd(frontEnd, player: player) }
         EventLoop(host: host, frontEnd: frontEnd, clock: clock).run()
+        if let remote = host as? RemoteHost, let attach { try Self.report(remote.ending, path: attach) }
+    }
+
+    /// Connects to the game served on `path`.
+    ///
+    /// - Throws: `ExitCode(69)` (EX_UNAVAILABLE) after a one-line message when nothing serves a game there.
+    private static func attach(to path: String, clock: any GameClock) throws -> RemoteHost {
+        let log: (String) -> Void = { FileHandle.standardError.write(Data("efb: \($0)\n".utf8)) }
+        do {
+            return try RemoteHost(connectingTo: path, clock: clock, log: log)
+        } catch {
+            log("no game to join at \(path) (\(error)); start one with efb serve, or check the path.")
+            throw ExitCode(69)
+        }
+    }
+
+    /// Says how a joined game was left.
+    ///
+    /// - Throws: `ExitCode(69)` when the server went away without ending the game.
+    private static func report(_ ending: RemoteHost.Ending?, path: String) throws {
+        switch ending {
+        case .detached, nil:
+            FileHandle.standardError.write(Data("efb: left the game served on \(path); it goes on.\n".utf8))
+        case .closedByServer(saidBye: false):
+            FileHandle.standardError.write(Data("efb: the game served on \(path) went away.\n".utf8))
+            throw ExitCode(69)
+        case .closedByServer(saidBye: true):
+            break
+        }
     }
 }

@@ -18,6 +18,15 @@ struct Play: ParsableCommand {
 
     @OptionGroup(title: "Sound") var sound: SoundOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Join the game efb serve shares on this socket instead of starting one.",
+            discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
+            valueName: "socket"
+        )
+    )
+    var attach: String?
+
     @Flag(help: "Also speak through Speech Dispatcher (spd-say, from the Debian package speech-dispatcher).")
     var speech = false
 
@@ -26,6 +35,10 @@ struct Play: ParsableCommand {
 
     @Option(help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".")
     var transcript: String?
+
+    func validate() throws {
+        try game.validate(attach: attach)
+    }
 
     func run() throws {
         var speaker: SpeechDispatcher?
@@ -52,9 +65,9 @@ struct Play: ParsableCommand {
         // `clock off` is kept beside the save, unless nothing is saved; --no-time-pressure wins over it.
         let environment = ProcessInfo.processInfo.environment
         let preferences =
-            game.memorySave || game.noTimePressure
+            attach != nil || game.memorySave || game.noTimePressure
             ? nil : ConsolePreferences.beside(save: game.save ?? FileSaveStore.defaultPath(environment: environment))
-        try game.play(sound: sound) {
+        try game.play(sound: sound, attach: attach) {
             ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile, preferences: preferences)
         }
     }

@@ -11,7 +11,8 @@ struct Serve: ParsableCommand {
             Each connection speaks the pipe's JSON protocol (version 1.1). The first client to connect \
             controls the game; the others follow it as observers and may only ask (state, ping, \
             validActions, repeat, snapshot). A client that leaves never stops the game; quit from the \
-            controller, SIGINT or SIGTERM ends it. See Protocol/README.md, section 12.
+            controller, SIGINT or SIGTERM ends it. efb play --attach SOCKET and efb braille --attach SOCKET \
+            join it. See Protocol/README.md, section 12.
             """
     )
 

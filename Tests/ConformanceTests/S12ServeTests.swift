@@ -297,7 +297,8 @@ final class Served {
         chmod(folder.path, 0o700)
         socket = folder.path + "/game.sock"
         process = try RunningEFB(["serve", "--socket", socket, "--seed", "1", "--clock", "virtual"] + extra)
-        try waitUntil("the socket") { FileManager.default.fileExists(atPath: socket) }
+        // The socket's file appears at bind, before listen: efb serve says so once it listens.
+        try waitUntil("the socket") { process.standardError.contains("the game is served on") }
     }
 
     /// A new client.

@@ -75,6 +75,25 @@ public struct RotorState: Sendable, Hashable {
     public var itemIndex: Int?
     /// How many items the rotor has.
     public var itemCount: Int
+
+    /// Creates a rotor state.
+    public init(
+        element: String,
+        rotor: String,
+        rotorIndex: Int,
+        rotorCount: Int,
+        item: String?,
+        itemIndex: Int?,
+        itemCount: Int
+    ) {
+        self.element = element
+        self.rotor = rotor
+        self.rotorIndex = rotorIndex
+        self.rotorCount = rotorCount
+        self.item = item
+        self.itemIndex = itemIndex
+        self.itemCount = itemCount
+    }
 }
 
 /// The custom actions of the focused element.
@@ -127,6 +146,15 @@ public struct ProgressSummary: Sendable, Hashable {
     public var total: Int
     /// The level on show (under the menu or the assistive screen too), 1-based; `nil` elsewhere.
     public var onScreen: LevelNumber?
+
+    /// Creates a summary.
+    public init(chapter: Int?, level: Int?, completed: [String], total: Int, onScreen: LevelNumber?) {
+        self.chapter = chapter
+        self.level = level
+        self.completed = completed
+        self.total = total
+        self.onScreen = onScreen
+    }
 }
 
 /// A level's place in the adventure, 1-based, as players count.

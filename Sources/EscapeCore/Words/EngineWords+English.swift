@@ -46,6 +46,8 @@ extension EngineWords {
         case .errorOverflow:
             "you read too slowly: more than {limit} bytes waited for you and were dropped; the whole state follows"
         case .errorTooManyClients: "this game already has {limit} clients; try again when one leaves"
+        case .attachedReadOnly:
+            "another player controls this game and you are following it; your next move plays once control is free"
         case .errorServeNeedsProtocol11: "a shared game speaks protocol 1.1 to every client, not {requested}"
 
         case .errorSaveLocked:

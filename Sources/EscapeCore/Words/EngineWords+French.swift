@@ -46,6 +46,8 @@ extension EngineWords {
         case .errorOverflow:
             "tu lis trop lentement : plus de {limit} octets t'attendaient et ont été abandonnés ; l'état complet suit"
         case .errorTooManyClients: "cette partie a déjà {limit} clients ; réessaie quand l'un d'eux sera parti"
+        case .attachedReadOnly:
+            "un autre joueur mène cette partie et tu la suis ; ton prochain geste jouera quand la main sera libre"
         case .errorServeNeedsProtocol11: "une partie partagée parle le protocole 1.1 à chaque client, pas {requested}"
 
         case .errorSaveLocked:

@@ -86,6 +86,8 @@ extension EngineWords {
         case errorTooManyClients
         /// A shared game speaks protocol 1.1 only: the client's `{requested}`.
         case errorServeNeedsProtocol11
+        /// What an attached console or display says of a gesture refused while another client plays.
+        case attachedReadOnly
 
         // MARK: Save problems in the opening
 

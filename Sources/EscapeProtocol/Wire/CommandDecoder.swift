@@ -1,5 +1,5 @@
 import EscapeCore
-import EscapeJSON
+public import EscapeJSON
 
 /// Turns one framed line into a request, or into why the protocol refuses it.
 ///
@@ -63,6 +63,16 @@ public enum CommandDecoder {
         } catch {
             return .failure(error, replyTo: fields.replyTo)
         }
+    }
+
+    /// Decodes one command object without its envelope, as `validActions` lists them.
+    ///
+    /// - Parameter object: The command's members.
+    /// - Returns: The command.
+    /// - Throws: Why the object is not a command.
+    public static func command(from object: [String: JSONValue]) throws(DecodingFailure) -> Command {
+        var fields = Fields(object: object)
+        return try decodeCommand(&fields)
     }
 
     private static func decodeCommand(_ fields: inout Fields) throws(DecodingFailure) -> Command {

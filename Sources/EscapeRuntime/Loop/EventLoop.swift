@@ -9,6 +9,9 @@ import Musl
 /// The one runtime loop: it waits for a front end's input and the session's deadlines, hands what
 /// happens to the session, and carries out what the session asks, for every front end.
 ///
+/// The session is a ``GameHost``: one in this process, or a game `efb serve` shares (``RemoteHost``),
+/// whose events arrive on its socket and are shown as they come.
+///
 /// Each turn it writes out what was shown, then waits with `poll` on the front end's descriptors and
 /// the stop signals' self-pipe, for at most the time to the nearest deadline (the session's: a hint,
 /// a time announcement, the end of a real-clock `wait`; the front end's: a message timing out, a
@@ -29,7 +32,7 @@ public struct EventLoop {
         case paused
     }
 
-    private let host: SessionHost
+    private let host: any GameHost
     private let frontEnd: any FrontEnd
     private let clock: any GameClock
     private let pauseWhen: () -> Bool
@@ -37,13 +40,13 @@ public struct EventLoop {
     /// Creates a loop.
     ///
     /// - Parameters:
-    ///   - host: The session, its clock and its save.
+    ///   - host: The game: a session, its clock and its save, or a game served elsewhere.
     ///   - frontEnd: The front end to drive.
     ///   - clock: The front end's clock, for its own deadlines (a ``MonotonicClock``).
     ///   - pauseWhen: Asked every turn: `true` ends the run and leaves the session as it is, for
     ///     another run to go on with (tests step a front end this way).
     public init(
-        host: SessionHost,
+        host: any GameHost,
         frontEnd: any FrontEnd,
         clock: any GameClock = MonotonicClock(),
         pauseWhen: @escaping () -> Bool = { false }
@@ -72,11 +75,14 @@ public struct EventLoop {
             }
             let started = host.hasStarted
             if started, let deadline = host.nextDeadline, host.now >= deadline { submit(.time) }
+            host.flush()
             frontEnd.flush(now: clock.now())
             if frontEnd.isClosed { return .outputClosed }
             if host.isFinished { return .finished }
             if pauseWhen() { return .paused }
             let readable = wait(started: started)
+            let arrived = host.service(readable: readable)
+            if !arrived.isEmpty { frontEnd.show(arrived, now: clock.now()) }
             frontEnd.service(readable: readable, now: clock.now(), submit: submit)
         }
     }
@@ -87,8 +93,10 @@ public struct EventLoop {
         if started, let deadline = host.nextDeadline { timeouts.append(deadline - host.now) }
         if let deadline = frontEnd.deadline { timeouts.append(deadline - clock.now()) }
         let timeout = timeouts.min().map { Int32(clamping: max(0, $0)) } ?? -1
-        var entries = frontEnd.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        for descriptor in frontEnd.writeDescriptors {
+        var entries = (frontEnd.descriptors + host.descriptors).map {
+            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        }
+        for descriptor in frontEnd.writeDescriptors + host.writeDescriptors {
             if let index = entries.firstIndex(where: { $0.fd == descriptor }) {
                 entries[index].events |= Int16(POLLOUT)
             } else {

@@ -1,0 +1,43 @@
+import EscapeCore
+import EscapeJSON
+import EscapeProtocol
+import EscapeRuntime
+import Foundation
+import Testing
+
+/// Every event a real session sends decodes back to itself: what a client of `efb serve` relies on.
+struct EventRoundTripTests {
+    @Test(arguments: ["full-game-1.1.commands.ndjson", "full-game.commands.ndjson", "bot-features.commands.ndjson"])
+    func everyEventOfAPlayedGameDecodesBackToItself(commands: String) throws {
+        let input = try Array(Data(contentsOf: Support.examples.appendingPathComponent(commands)))
+        let host = Support.session()
+        var events = host.start()
+        var framer = LineFramer()
+        var frames = framer.feed(input)
+        if let last = framer.finish() { frames.append(last) }
+        for frame in frames where !host.isFinished { events += host.handle(frame) }
+        events += host.finish()
+        #expect(events.contains { $0.event == .bye })
+        for stamped in events {
+            var line: [UInt8] = []
+            EventEncoder.encode(stamped, into: &line)
+            let decoded = try EventDecoder.decode(line.dropLast(), protocolMinor: stamped.protocolMinor)
+            var again: [UInt8] = []
+            EventEncoder.encode(decoded, into: &again)
+            #expect(again == line)
+            #expect(decoded.event == Self.onTheWire(stamped))
+            #expect(decoded.seq == stamped.seq && decoded.replyTo == stamped.replyTo)
+            #expect(decoded.protocolMinor == stamped.protocolMinor)
+            if stamped.protocolMinor >= 1 { #expect(decoded == stamped) }
+        }
+    }
+
+    /// The event as its line says it: protocol 1.0 leaves out the level on screen.
+    private static func onTheWire(_ stamped: StampedEvent) -> Event {
+        guard stamped.protocolMinor == 0, case .progress(var summary, let saved) = stamped.event else {
+            return stamped.event
+        }
+        summary.onScreen = nil
+        return .progress(summary, saved: saved)
+    }
+}
