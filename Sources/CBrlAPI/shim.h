@@ -52,13 +52,19 @@ static inline int efb_brlapi_take_exception(void) {
     return error;
 }
 
-/// Adds to BrlAPI's default key set the OFFLINE command (the display went away) and gives BRLTTY
-/// back its preference-menu keys, so the player can still reach BRLTTY's own settings.
+/// Adds to BrlAPI's default key set OFFLINE (BRLTTY took the display for a message or its menu, or
+/// the display went away) and NOOP (BRLTTY gave it back), and gives BRLTTY back its preference-menu,
+/// key-help and learn-mode keys, so the player can still reach BRLTTY's own settings and key help.
 /// Typed dots stay out of the set, so they arrive as characters through BRLTTY's text table.
 static inline int efb_brlapi_accept_keys(brlapi_handle_t *handle) {
-    brlapi_keyCode_t offline[] = {BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_OFFLINE};
-    if (brlapi__acceptKeys(handle, brlapi_rangeType_key, offline, 1) < 0) return -1;
+    brlapi_keyCode_t availability[] = {
+        BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_OFFLINE,
+        BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_NOOP,
+    };
+    if (brlapi__acceptKeys(handle, brlapi_rangeType_key, availability, 2) < 0) return -1;
     brlapi_keyCode_t own[] = {
+        BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_HELP,
+        BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_LEARN,
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PREFMENU,
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PREFSAVE,
         BRLAPI_KEY_TYPE_CMD | BRLAPI_KEY_CMD_PREFLOAD,
@@ -76,7 +82,8 @@ static const uint64_t EFB_BRLAPI_KEY_CMD_ROUTE = BRLAPI_KEY_CMD_ROUTE;
 static const uint64_t EFB_BRLAPI_KEY_CMD_OFFLINE = BRLAPI_KEY_CMD_OFFLINE;
 static const uint64_t EFB_BRLAPI_KEY_CMD_LNUP = BRLAPI_KEY_CMD_LNUP;
 static const uint64_t EFB_BRLAPI_KEY_CMD_FWINRT = BRLAPI_KEY_CMD_FWINRT;
-static const uint64_t EFB_BRLAPI_KEY_CMD_HELP = BRLAPI_KEY_CMD_HELP;
+static const uint64_t EFB_BRLAPI_KEY_CMD_CSRTRK = BRLAPI_KEY_CMD_CSRTRK;
+static const uint64_t EFB_BRLAPI_KEY_CMD_NOOP = BRLAPI_KEY_CMD_NOOP;
 static const uint64_t EFB_BRLAPI_KEY_SYM_LINEFEED = BRLAPI_KEY_SYM_LINEFEED;
 static const uint64_t EFB_BRLAPI_KEY_SYM_BACKSPACE = BRLAPI_KEY_SYM_BACKSPACE;
 static const uint64_t EFB_BRLAPI_KEY_SYM_UNICODE = BRLAPI_KEY_SYM_UNICODE;

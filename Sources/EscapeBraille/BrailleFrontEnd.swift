@@ -14,6 +14,13 @@ import Musl
 /// same ``EventLoop``. The front end only turns keys into commands and shows the events it gets back. When the connection
 /// to BRLTTY drops, it tells the engine the player's assistive technology went away, reconnects
 /// with backoff, tells the engine it is back, and shows exactly what was there before.
+///
+/// BRLTTY also borrows the display while the connection stays: to show one of its own messages (the
+/// title of its preferences menu, command learn mode, ...) it tells its clients the display is
+/// offline (`OFFLINE`), and when it gives the display back it says `NOOP`. That is not a lost
+/// display: the game waits, writes nothing, and shows the view again as it was when BRLTTY is done.
+/// Only when the display stays offline longer than any of BRLTTY's own screens does (a display
+/// switched off or unplugged while BRLTTY runs) is the engine told, as for a lost connection.
 public final class BrailleFrontEnd: FrontEnd {
     /// Timing of the front end.
     public struct Options: Sendable {
@@ -25,18 +32,27 @@ public final class BrailleFrontEnd: FrontEnd {
         public var reconnectMaximum: Int64
         /// How often the display's size is read again while nothing happens, in milliseconds.
         public var sizeCheckInterval: Int64
+        /// The language of the key descriptions sent in `hello` (the adventure's).
+        public var keyLanguage: KeyLanguage
+        /// How long the display may stay offline, in milliseconds, before the engine is told the player's
+        /// assistive technology went away: longer than BRLTTY's own messages (about 4 s).
+        public var offlineGrace: Int64
 
         /// Creates options.
         public init(
             view: BrailleView.Options = BrailleView.Options(),
             reconnectInitial: Int64 = 250,
             reconnectMaximum: Int64 = 1000,
-            sizeCheckInterval: Int64 = 1000
+            sizeCheckInterval: Int64 = 1000,
+            keyLanguage: KeyLanguage = .english,
+            offlineGrace: Int64 = 15_000
         ) {
             self.view = view
             self.reconnectInitial = reconnectInitial
             self.reconnectMaximum = reconnectMaximum
             self.sizeCheckInterval = sizeCheckInterval
+            self.keyLanguage = keyLanguage
+            self.offlineGrace = offlineGrace
         }
     }
 
@@ -54,6 +70,13 @@ public final class BrailleFrontEnd: FrontEnd {
     private var toldWaiting = false
     private var everConnected = false
     private var toldConnected = false
+    /// Whether BRLTTY is showing a screen of its own on the display (between `OFFLINE` and the next key).
+    private var heldByBRLTTY = false
+    /// When the display went offline.
+    private var heldSince: Int64 = 0
+    /// Whether the engine was told the display went away (it stayed offline past the grace, or the
+    /// connection was lost) and must be told when it is back.
+    private var toldAway = false
     /// What the front end has to tell the session at its next service (the display went or came back).
     private var queued: [SessionInput] = []
 
@@ -101,6 +124,7 @@ public final class BrailleFrontEnd: FrontEnd {
         var deadlines: [Int64] = []
         if let deadline = view.nextDeadline { deadlines.append(deadline) }
         deadlines.append(display == nil ? nextAttempt : nextSizeCheck)
+        if heldByBRLTTY && !toldAway { deadlines.append(heldSince + options.offlineGrace) }
         return deadlines.min()
     }
 
@@ -110,20 +134,23 @@ public final class BrailleFrontEnd: FrontEnd {
     /// A display going away is not the end: the front end reconnects.
     public var isClosed: Bool { false }
 
-    /// The front end's `hello`: it names its keys, so teaching texts name them, and asks for protocol
-    /// 1.1, whose `time` announcements let a new time left replace the one on the display.
-    public static var hello: ClientHello {
+    /// The front end's `hello`, its keys described in English.
+    public static var hello: ClientHello { hello(keyLanguage: .english) }
+
+    /// The front end's `hello`: it describes its keys in `keyLanguage`, so teaching texts name them, and
+    /// asks for protocol 1.1, whose `time` announcements let a new time left replace the one on the display.
+    public static func hello(keyLanguage: KeyLanguage) -> ClientHello {
         ClientHello(
             client: "efb braille",
             acceptedVersions: .versions([.v1_0, .v1_1]),
             capabilities: ["braille"],
-            keys: BrailleKeyMap.keyNames
+            keys: BrailleKeyMap.keyNames(in: keyLanguage)
         )
     }
 
-    /// Says ``hello``.
+    /// Says ``hello(keyLanguage:)``.
     public func opening() -> [SessionInput] {
-        [.request(request(.hello(Self.hello)))]
+        [.request(request(.hello(Self.hello(keyLanguage: options.keyLanguage))))]
     }
 
     /// Connects or reconnects when due, reads the keys, lets messages time out, follows size changes.
@@ -137,6 +164,7 @@ public final class BrailleFrontEnd: FrontEnd {
         for input in queued { submit(input) }
         queued = []
         readKeys(submit: submit)
+        checkOffline(now: clock.now())
         for input in queued { submit(input) }
         queued = []
         view.tick(now: clock.now())
@@ -182,6 +210,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private func connect() throws(BrailleError) {
         let display = try connector.connect()
         self.display = display
+        heldByBRLTTY = false
         view.size = usable(display.size)
         lastFrame = nil
         // A display BRLTTY has not heard from yet reports no cells: look again soon.
@@ -199,7 +228,8 @@ public final class BrailleFrontEnd: FrontEnd {
         }
         backoff = options.reconnectInitial
         log("BRLTTY is back (\(view.size)); carrying on where you were.")
-        queued.append(.request(request(.game(.assistive(active: true)))))
+        if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
+        toldAway = false
     }
 
     private func lose(_ error: BrailleError) {
@@ -207,13 +237,15 @@ public final class BrailleFrontEnd: FrontEnd {
         display = nil
         lastFrame = nil
         log("Lost the Braille display (\(error)); trying to reconnect.")
-        queued.append(.request(request(.game(.assistive(active: false)))))
+        if !toldAway { queued.append(.request(request(.game(.assistive(active: false))))) }
+        toldAway = true
         backoff = options.reconnectInitial
         nextAttempt = clock.now() + backoff
     }
 
     private func checkSize(now: Int64) {
-        guard let display, now >= nextSizeCheck else { return }
+        // While BRLTTY shows its own message, it answers no request: ask once it is done.
+        guard let display, !heldByBRLTTY, now >= nextSizeCheck else { return }
         nextSizeCheck = now + options.sizeCheckInterval
         do throws(BrailleError) {
             let size = try display.refreshSize()
@@ -241,9 +273,11 @@ public final class BrailleFrontEnd: FrontEnd {
         do throws(BrailleError) {
             while let key = try display.readKey() {
                 if key == .command(.offline) {
-                    lose(.disconnected("the display went offline"))
-                    return
+                    hold()
+                    continue
                 }
+                if heldByBRLTTY { release() }
+                if key == .command(.noop) { continue }
                 for command in view.handle(key, now: clock.now()) {
                     submit(.request(request(.game(command))))
                 }
@@ -253,8 +287,35 @@ public final class BrailleFrontEnd: FrontEnd {
         }
     }
 
+    /// BRLTTY took the display for a screen of its own: keep everything and wait for it to give it back.
+    private func hold() {
+        guard !heldByBRLTTY else { return }
+        heldByBRLTTY = true
+        heldSince = clock.now()
+        log("BRLTTY is showing its own screen (its menu or a message); the game waits on the display.")
+    }
+
+    /// BRLTTY gave the display back (it said `NOOP`, or a key came): show the view again as it was.
+    private func release() {
+        heldByBRLTTY = false
+        lastFrame = nil
+        nextSizeCheck = clock.now()
+        log("BRLTTY gave the display back; the game is on the display again.")
+        if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
+        toldAway = false
+    }
+
+    /// A display offline for longer than BRLTTY's own screens last was switched off or unplugged: the
+    /// engine is told, as for a lost connection, so timed levels wait for the player.
+    private func checkOffline(now: Int64) {
+        guard heldByBRLTTY, !toldAway, now >= heldSince + options.offlineGrace else { return }
+        toldAway = true
+        log("The Braille display has been offline for \(options.offlineGrace / 1000) s; the game waits for it.")
+        queued.append(.request(request(.game(.assistive(active: false)))))
+    }
+
     private func render() {
-        guard let display, display.size.cells > 0 else { return }
+        guard let display, !heldByBRLTTY, display.size.cells > 0 else { return }
         let frame = view.frame
         guard frame != lastFrame else { return }
         do throws(BrailleError) {

@@ -3,6 +3,8 @@
 /// They arrive through BrlAPI as command keys, whatever the display's own key names are: BRLTTY's
 /// key tables turn each display's keys into these commands.
 public enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
+    /// BRLTTY gives the display back after a screen of its own (it follows ``offline``).
+    case noop = 0
     case lineUp = 1
     case lineDown = 2
     case previousDifferentLine = 5
@@ -22,13 +24,15 @@ public enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
     case home = 29
     case back = 30
     case `return` = 31
-    case help = 49
+    case trackCursor = 40
     case info = 50
+    /// BRLTTY took the display (for its menu or a message) or the display went away; the connection stays.
     case offline = 76
 
     /// The name BRLTTY's key tables and documentation use.
     public var brlttyName: String {
         switch self {
+        case .noop: "NOOP"
         case .lineUp: "LNUP"
         case .lineDown: "LNDN"
         case .previousDifferentLine: "PRDIFLN"
@@ -48,9 +52,67 @@ public enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
         case .home: "HOME"
         case .back: "BACK"
         case .return: "RETURN"
-        case .help: "HELP"
+        case .trackCursor: "CSRTRK"
         case .info: "INFO"
         case .offline: "OFFLINE"
+        }
+    }
+}
+
+extension BrailleCommand {
+    /// What the command does, as BRLTTY's key help and learn mode say it (its command table, and its
+    /// French translation), in `language`.
+    public func summary(in language: KeyLanguage) -> String {
+        let words = summaries
+        return language == .french ? words.french : words.english
+    }
+
+    private var summaries: (english: String, french: String) {
+        switch self {
+        case .noop: ("do nothing", "ne rien faire")
+        case .lineUp: ("go up one line", "remonte d'une ligne")
+        case .lineDown: ("go down one line", "descendre d'une ligne")
+        case .previousDifferentLine:
+            (
+                "go up to nearest line with different content",
+                "remonte à la ligne la plus proche ayant un contenu différent"
+            )
+        case .nextDifferentLine:
+            (
+                "go down to nearest line with different content",
+                "descend à la ligne la plus proche ayant un contenu différent"
+            )
+        case .attributeUp:
+            (
+                "go up to nearest line with different highlighting",
+                "remonte à la ligne la plus proche ayant un surlignement différent"
+            )
+        case .attributeDown:
+            (
+                "go down to nearest line with different highlighting",
+                "descend à la ligne la plus proche ayant un surlignement différent"
+            )
+        case .top: ("go to top line", "va à la toute première ligne")
+        case .bottom: ("go to bottom line", "va à la toute dernière ligne")
+        case .topLeft: ("go to beginning of top line", "va au début de la toute première ligne")
+        case .bottomLeft: ("go to beginning of bottom line", "va au début de la toute dernière ligne")
+        case .previousParagraph: ("go up to first line of paragraph", "monte à la première ligne du paragraphe")
+        case .nextParagraph:
+            ("go down to first line of next paragraph", "descend à la première ligne du paragraphe suivant")
+        case .previousPrompt: ("go up to previous command prompt", "remonte à l'invite de commande précédent")
+        case .nextPrompt: ("go down to next command prompt", "descend à l'invite de commande suivant")
+        case .fullWindowLeft: ("go backward one braille window", "recule d'une fenêtre braille")
+        case .fullWindowRight: ("go forward one braille window", "avance d'une fenêtre braille")
+        case .home: ("go to screen cursor", "va au curseur de l'écran")
+        case .back: ("go back after cursor tracking", "revenir après la poursuite du curseur")
+        case .return:
+            (
+                "go to screen cursor or go back after cursor tracking",
+                "va au curseur de l'écran ou revient d'une poursuite du curseur"
+            )
+        case .trackCursor: ("set track screen cursor on/off", "active ou désactive la poursuite du curseur de l'écran")
+        case .info: ("enter/leave status display", "entrer/quitter l'affichage de l'état")
+        case .offline: ("braille display temporarily unavailable", "afficheur braille temporairement indisponible")
         }
     }
 }

@@ -24,11 +24,26 @@ public enum BrailleIntent: Sendable, Hashable {
     case offline
 }
 
+/// The language of the key descriptions the front end gives the engine (those of the adventure).
+public enum KeyLanguage: Sendable, Hashable {
+    case english, french
+
+    /// The language of `locale` (`fr`, `fr_FR.UTF-8`, ...); English unless French.
+    public init(locale: String) {
+        self = locale.lowercased().hasPrefix("fr") ? .french : .english
+    }
+}
+
 /// The key binding: which BRLTTY command does what in the game.
 ///
 /// Navigation uses the keys every display has (line up and down, top and bottom, panning, routing);
 /// the game's own gestures use BRLTTY commands a game has no other use for, so every display that
-/// BRLTTY supports can play. The table is in the README and is sent to the engine in `hello`.
+/// BRLTTY supports can play. BRLTTY's own key help (HELP), command learn mode (LEARN) and preferences
+/// menu (PREFMENU) stay BRLTTY's. The table is in the README and is sent to the engine in `hello`.
+///
+/// BrlAPI tells which commands a display binds but not which of its keys a command is on, so a key is
+/// described by what BRLTTY's key table calls the command, in the words of BRLTTY's own key help and
+/// learn mode, with the command's name: the player finds the key in BRLTTY's key help for the display.
 public enum BrailleKeyMap {
     /// One line of the binding table.
     public struct Binding: Sendable, Hashable {
@@ -36,46 +51,98 @@ public enum BrailleKeyMap {
         public var gesture: String
         /// What the player reads in the README.
         public var meaning: String
-        /// The BRLTTY command names, main one first.
-        public var keys: [String]
+        /// The BRLTTY commands, main one first (previous before next for a pair).
+        public var commands: [BrailleCommand]
+        /// Keys that are not BRLTTY commands (routing keys, keyboard keys), in English and French.
+        public var otherKeys: Words?
+
+        /// The BRLTTY command names, then the other keys, for the README.
+        public var keys: [String] { commands.map(\.brlttyName) + (otherKeys.map { [$0.english] } ?? []) }
+    }
+
+    /// A text in each language of the key descriptions.
+    public struct Words: Sendable, Hashable {
+        /// In English.
+        public var english: String
+        /// In French.
+        public var french: String
     }
 
     /// The binding, in the order the README lists it.
     public static let bindings: [Binding] = [
-        Binding(gesture: "previous", meaning: "previous element", keys: ["LNUP", "up arrow"]),
-        Binding(gesture: "next", meaning: "next element", keys: ["LNDN", "down arrow"]),
-        Binding(gesture: "first", meaning: "first element", keys: ["TOP", "TOP_LEFT"]),
-        Binding(gesture: "last", meaning: "last element", keys: ["BOT", "BOT_LEFT"]),
+        Binding(gesture: "previous", meaning: "previous element", commands: [.lineUp], otherKeys: nil),
+        Binding(gesture: "next", meaning: "next element", commands: [.lineDown], otherKeys: nil),
+        Binding(gesture: "first", meaning: "first element", commands: [.top], otherKeys: nil),
+        Binding(gesture: "last", meaning: "last element", commands: [.bottom], otherKeys: nil),
         Binding(
             gesture: "activate",
             meaning: "activate the element (a routing key on any of its cells)",
-            keys: ["ROUTE", "Enter"]
+            commands: [],
+            otherKeys: Words(
+                english: "a routing key on the element or Enter",
+                french: "une touche de routage sur l'élément ou Entrée"
+            )
         ),
-        Binding(gesture: "pan", meaning: "read the rest of a long text, then its hint", keys: ["FWINLT", "FWINRT"]),
+        Binding(
+            gesture: "pan",
+            meaning: "read the rest of a long text, then its hint",
+            commands: [.fullWindowLeft, .fullWindowRight],
+            otherKeys: nil
+        ),
         Binding(
             gesture: "rotor",
             meaning: "turn the rotor to the previous / next rotor",
-            keys: ["PRPGRPH", "NXPGRPH"]
+            commands: [.previousParagraph, .nextParagraph],
+            otherKeys: nil
         ),
-        Binding(gesture: "rotorItem", meaning: "previous / next item of the rotor", keys: ["PRDIFLN", "NXDIFLN"]),
+        Binding(
+            gesture: "rotorItem",
+            meaning: "previous / next item of the rotor",
+            commands: [.previousDifferentLine, .nextDifferentLine],
+            otherKeys: nil
+        ),
         Binding(
             gesture: "action",
             meaning: "select the previous / next custom action; activate performs it",
-            keys: ["PRPROMPT", "NXPROMPT"]
+            commands: [.previousPrompt, .nextPrompt],
+            otherKeys: nil
         ),
-        Binding(gesture: "adjust", meaning: "increment / decrement an adjustable element", keys: ["ATTRUP", "ATTRDN"]),
-        Binding(gesture: "magicTap", meaning: "magic tap: the screen's main action", keys: ["HOME"]),
-        Binding(gesture: "escape", meaning: "escape: back out", keys: ["BACK", "Escape"]),
-        Binding(gesture: "hint", meaning: "hear a hint", keys: ["HELP"]),
-        Binding(gesture: "menu", meaning: "the level menu", keys: ["INFO"]),
-        Binding(gesture: "repeat", meaning: "repeat the last announcement", keys: ["RETURN"]),
+        Binding(
+            gesture: "adjust",
+            meaning: "increment / decrement an adjustable element",
+            commands: [.attributeUp, .attributeDown],
+            otherKeys: nil
+        ),
+        Binding(gesture: "magicTap", meaning: "magic tap: the screen's main action", commands: [.home], otherKeys: nil),
+        Binding(gesture: "escape", meaning: "escape: back out", commands: [.back], otherKeys: nil),
+        Binding(gesture: "hint", meaning: "ask for a hint", commands: [.trackCursor], otherKeys: nil),
+        Binding(gesture: "menu", meaning: "the level menu", commands: [.info], otherKeys: nil),
+        Binding(gesture: "repeat", meaning: "show the last announcement again", commands: [.return], otherKeys: nil),
     ]
 
-    /// The key names by gesture, for `hello`.
-    public static var keyNames: [String: String] {
+    /// The keys by gesture, for `hello`, in English: what each key does on the player's display.
+    public static var keyNames: [String: String] { keyNames(in: .english) }
+
+    /// The keys by gesture, for `hello`, described in `language`.
+    ///
+    /// A command is described as BRLTTY's key help and learn mode describe it, with its name: "the key
+    /// for “go down one line” (LNDN)".
+    public static func keyNames(in language: KeyLanguage) -> [String: String] {
         var names: [String: String] = [:]
-        for binding in bindings { names[binding.gesture] = binding.keys.prefix(2).joined(separator: " / ") }
+        for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
         return names
+    }
+
+    private static func describe(_ binding: Binding, in language: KeyLanguage) -> String {
+        if let other = binding.otherKeys { return language == .french ? other.french : other.english }
+        let summaries = binding.commands.map { $0.summary(in: language) }
+        let names = binding.commands.map(\.brlttyName).joined(separator: " / ")
+        switch (language, summaries.count) {
+        case (.english, 1): return "the key for “\(summaries[0])” (\(names))"
+        case (.english, _): return "the keys for “" + summaries.joined(separator: "” / “") + "” (\(names))"
+        case (.french, 1): return "la touche « \(summaries[0]) » (\(names))"
+        case (.french, _): return "les touches « " + summaries.joined(separator: " » / « ") + " » (\(names))"
+        }
     }
 
     /// What a key does; `nil` when it does nothing in the game.
@@ -119,10 +186,11 @@ public enum BrailleKeyMap {
         case .attributeDown: .game(.adjust(.decrement))
         case .home: .game(.magicTap)
         case .back: .game(.escape)
-        case .help: .game(.hint)
+        case .trackCursor: .game(.hint)
         case .info: .game(.menu)
         case .return: .game(.repeatAnnouncement)
         case .offline: .offline
+        case .noop: nil
         }
     }
 }

@@ -9,7 +9,8 @@ struct Braille: ParsableCommand {
         abstract: "Play on a Braille display through BRLTTY (BrlAPI).",
         discussion: """
             BRLTTY must be running for your display (e.g. sudo systemctl start brltty). Keys: LNUP/LNDN move, \
-            a routing key activates, FWINLT/FWINRT pan; the README lists the whole binding.
+            a routing key activates, FWINLT/FWINRT pan; the README lists the whole binding. BRLTTY keeps its \
+            own HELP, LEARN and PREFMENU keys: its key help shows which of your display's keys do what.
             """
     )
 
@@ -34,7 +35,10 @@ struct Braille: ParsableCommand {
 
     func run() throws {
         #if BrlAPI
-        let options = BrailleFrontEnd.Options(view: .init(flashMilliseconds: Int64(flashTime * 1000)))
+        let options = BrailleFrontEnd.Options(
+            view: .init(flashMilliseconds: Int64(flashTime * 1000)),
+            keyLanguage: KeyLanguage(locale: game.adventureLocale)
+        )
         let clock = MonotonicClock()
         try game.play(clock: clock, sound: sound) {
             BrailleFrontEnd(

@@ -50,6 +50,16 @@ struct GameOptions: ParsableArguments {
         }
     }
 
+    /// The language the game will be played in: the adventure file's own with `--adventure`, else the
+    /// one asked for (`--locale`, then LC_ALL, LC_MESSAGES, LANG).
+    var adventureLocale: String {
+        if let adventure, let story = try? AdventureLoader.load(from: URL(fileURLWithPath: adventure)) {
+            return story.locale
+        }
+        let environment = ProcessInfo.processInfo.environment
+        return locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+    }
+
     /// Loads the adventure and opens the save: a game ready to start.
     ///
     /// - Throws: `ExitCode(65)` when the adventure cannot be played and `ExitCode(75)` when another game

@@ -131,8 +131,24 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: host) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames["next"] == "LNDN / down arrow")
+        #expect(session.engine.keyNames["next"] == "the key for “go down one line” (LNDN)")
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
+    }
+
+    @Test func describesItsKeysInTheAdventuresLanguage() throws {
+        let display = FakeDisplay()
+        let session = try session()
+        var options = fast
+        options.keyLanguage = KeyLanguage(locale: "fr_FR.UTF-8")
+        let frontEnd = BrailleFrontEnd(
+            connector: FakeConnector(displays: [display]),
+            clock: SteppingClock(),
+            options: options,
+            log: { _ in }
+        )
+        run(frontEnd, on: session) { !display.frames.isEmpty }
+        #expect(session.engine.keyNames["next"] == "la touche « descendre d'une ligne » (LNDN)")
+        #expect(session.engine.keyNames == BrailleKeyMap.keyNames(in: .french))
     }
 
     @Test func keysWaitingTogetherMakeOneWrite() throws {
@@ -181,21 +197,61 @@ final class SteppingClock: GameClock {
         #expect(second.text == "You wake on cold")
     }
 
-    @Test func theOfflineKeyCountsAsLosingTheDisplay() throws {
-        let first = FakeDisplay()
-        first.keys = [.command(.offline)]
-        let second = FakeDisplay()
+    @Test func offlineMeansBRLTTYBorrowsTheDisplayUntilItSaysNoop() throws {
+        // BRLTTY's preferences menu: OFFLINE when its message takes the display, NOOP when it gives it
+        // back. The connection stays: no reconnect, no assistive screen, no "Welcome back".
+        let display = FakeDisplay()
+        display.keys = [.command(.lineDown)]
         var logged: [String] = []
-        let host = try session()
-        let frontEnd = BrailleFrontEnd(
-            connector: FakeConnector(displays: [first, second]),
-            clock: SteppingClock(),
-            options: fast,
-            log: { logged.append($0) }
-        )
-        run(frontEnd, on: host) { !second.frames.isEmpty }
-        #expect(logged.contains { $0.contains("the display went offline") })
-        #expect(second.text.hasPrefix("Welcome back."))
+        let session = try session()
+        let connector = FakeConnector(displays: [display, FakeDisplay()])
+        var options = fast
+        options.offlineGrace = 1_000_000
+        let frontEnd = BrailleFrontEnd(connector: connector, clock: SteppingClock(), options: options) {
+            logged.append($0)
+        }
+        run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
+        let before = display.frames.count
+        display.keys = [.command(.offline)]
+        run(frontEnd, on: session) { logged.contains { $0.contains("BRLTTY is showing its own screen") } }
+        // Nothing is written while BRLTTY shows its own screen.
+        display.keys = []
+        run(frontEnd, on: session) { display.frames.count > before }
+        #expect(display.frames.count == before)
+        display.keys = [.command(.noop)]
+        run(frontEnd, on: session) { display.frames.count > before }
+        #expect(display.text == "You wake on cold stone. Your lantern")
+        #expect(connector.attempts == 1)
+        #expect(session.engine.screen.kind == .intro)
+        #expect(!logged.contains { $0.contains("Lost the Braille display") })
+        #expect(!display.frames.contains { $0.text.hasPrefix("Welcome back") })
+    }
+
+    @Test func aDisplayOfflineLongerThanBRLTTYsScreensPausesTheGameUntilItIsBack() throws {
+        // A display switched off while BRLTTY runs: OFFLINE, and nothing more for longer than any of
+        // BRLTTY's own screens lasts. The engine is told, as for a lost connection, without reconnecting.
+        let display = FakeDisplay()
+        display.keys = [.command(.lineDown)]
+        var logged: [String] = []
+        let session = try session()
+        let connector = FakeConnector(displays: [display])
+        var options = fast
+        options.offlineGrace = 50
+        let frontEnd = BrailleFrontEnd(connector: connector, clock: SteppingClock(), options: options) {
+            logged.append($0)
+        }
+        run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
+        display.keys = [.command(.offline)]
+        run(frontEnd, on: session) { session.engine.screen.kind == .assistive }
+        #expect(session.engine.screen.kind == .assistive)
+        #expect(logged.contains { $0.contains("has been offline") })
+        display.keys = [.command(.noop)]
+        run(frontEnd, on: session) { display.text.hasPrefix("Welcome back.") }
+        #expect(display.text == "Welcome back. Carrying on where you")
+        #expect(connector.attempts == 1)
+        display.keys = [.route(cell: 1)]
+        run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
+        #expect(display.text == "You wake on cold stone. Your lantern")
     }
 
     @Test func followsAChangeOfDisplaySize() throws {

@@ -14,6 +14,7 @@ import CBrlAPI
         (0x2000_0018, .command(.fullWindowRight)),
         (0x2000_001D, .command(.home)),
         (0x2000_004C, .command(.offline)),
+        (0x2000_0000, .command(.noop)),
         (0x2001_0000, .route(cell: 0)),
         (0x2001_0027, .route(cell: 39)),
         (0x61, .character("a")),
@@ -44,7 +45,8 @@ import CBrlAPI
         let command = EFB_BRLAPI_KEY_TYPE_CMD
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_LNUP) == .command(.lineUp))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_FWINRT) == .command(.fullWindowRight))
-        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_HELP) == .command(.help))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_CSRTRK) == .command(.trackCursor))
+        #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_NOOP) == .command(.noop))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_OFFLINE) == .command(.offline))
         #expect(BrailleKey(code: command | EFB_BRLAPI_KEY_CMD_ROUTE | 7) == .route(cell: 7))
         #expect(BrailleKey(code: EFB_BRLAPI_KEY_TYPE_SYM | EFB_BRLAPI_KEY_SYM_LINEFEED) == .enter)
@@ -70,7 +72,7 @@ import CBrlAPI
             (.nextDifferentLine, .game(.rotorItem(.next))), (.previousDifferentLine, .game(.rotorItem(.previous))),
             (.nextPrompt, .selectAction(.next)), (.previousPrompt, .selectAction(.previous)),
             (.attributeUp, .game(.adjust(.increment))), (.attributeDown, .game(.adjust(.decrement))),
-            (.home, .game(.magicTap)), (.back, .game(.escape)), (.help, .game(.hint)), (.info, .game(.menu)),
+            (.home, .game(.magicTap)), (.back, .game(.escape)), (.trackCursor, .game(.hint)), (.info, .game(.menu)),
             (.return, .game(.repeatAnnouncement)), (.offline, .offline),
         ]
         for (command, intent) in expected {
@@ -89,10 +91,25 @@ import CBrlAPI
 
     @Test func helloNamesTheKeysOfEveryGesture() {
         let names = BrailleKeyMap.keyNames
-        #expect(names["next"] == "LNDN / down arrow")
-        #expect(names["hint"] == "HELP")
+        #expect(names["next"] == "the key for “go down one line” (LNDN)")
+        #expect(names["hint"] == "the key for “set track screen cursor on/off” (CSRTRK)")
+        #expect(
+            names["pan"]
+                == "the keys for “go backward one braille window” / “go forward one braille window” (FWINLT / FWINRT)"
+        )
+        let french = BrailleKeyMap.keyNames(in: .french)
+        #expect(french["next"] == "la touche « descendre d'une ligne » (LNDN)")
+        #expect(french["activate"] == "une touche de routage sur l'élément ou Entrée")
         for gesture in ["rotor", "rotorItem", "action", "adjust", "magicTap", "escape", "menu", "repeat"] {
             #expect(names[gesture] != nil, "\(gesture)")
+            #expect(french[gesture] != nil, "\(gesture)")
+        }
+    }
+
+    @Test func leavesBRLTTYItsOwnHelpLearnAndMenuKeys() {
+        // HELP (0x31), LEARN (0x33) and PREFMENU (0x34) are BRLTTY's: the game has no use for them.
+        for code: UInt64 in [0x2000_0031, 0x2000_0033, 0x2000_0034] {
+            #expect(BrailleKeyMap.intent(for: BrailleKey(code: code), editing: false) == nil)
         }
     }
 }

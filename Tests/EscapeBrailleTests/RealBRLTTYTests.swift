@@ -218,7 +218,7 @@ struct RealBRLTTYTests {
         try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
         try display.resize(columns: 20)
         try display.waitFor("20 cells") { $0 == "Darkness hdr 1/3" && display.width == 20 }
-        try display.press("HELP") { $0 == "This level has no" }
+        try display.press("CSRTRK") { $0 == "This level has no" }
         try display.resize(columns: 30)
         try display.waitFor("the message laid out again") { $0 == "This level has no hints." }
         try display.resize(columns: 0)
@@ -296,13 +296,13 @@ struct RealBRLTTYTests {
         text.contains("\(door): \(code) btn") || text.hasPrefix("\(rotor): \(code) ")
     }
 
-    private func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {
+    func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {
         try display.press("BOT") { $0.hasPrefix("Begin btn 3/3") }
         try display.press("ROUTE 1") { $0.hasPrefix("\(firstLevel) hdr") }
     }
 
     /// Moves down from the top until the focused element starts with `label`.
-    private func focus(_ display: VirtualDisplay, startingWith wholeLabel: String) throws {
+    func focus(_ display: VirtualDisplay, startingWith wholeLabel: String) throws {
         // A long label wraps: its start is what shows.
         let label = String(wholeLabel.prefix(24))
         if !display.text.hasPrefix(label) { try display.press("TOP") { $0.contains(" hdr 1/") } }
@@ -314,7 +314,7 @@ struct RealBRLTTYTests {
     }
 
     /// Presses `key` until the display shows what `expected` accepts.
-    private func step(
+    func step(
         _ display: VirtualDisplay,
         key: String,
         limit: Int = 8,
@@ -328,7 +328,7 @@ struct RealBRLTTYTests {
     }
 
     /// Dismisses flash messages with a routing key (which only dismisses) until `prefix` shows.
-    private func dismissMessages(_ display: VirtualDisplay, until prefix: String) throws {
+    func dismissMessages(_ display: VirtualDisplay, until prefix: String) throws {
         for _ in 0..<6 where !display.text.hasPrefix(prefix) {
             let shown = display.text
             try display.press("ROUTE 1") { $0 != shown }
@@ -337,7 +337,7 @@ struct RealBRLTTYTests {
     }
 
     /// Types on the Braille keyboard: each character arrives through BRLTTY's text table.
-    private func type(_ text: String, on display: VirtualDisplay) throws {
+    func type(_ text: String, on display: VirtualDisplay) throws {
         for character in text {
             guard let scalar = character.unicodeScalars.first else { continue }
             let shown = display.text

@@ -5,7 +5,9 @@
 ;; These tests start the real engine ($EFB_BINARY, else efb on PATH)
 ;; and play it through the keys of `efb-mode', as a player would: the
 ;; introduction, the whole first chapter and the first level of the
-;; second, plus hints arriving on their own on the real clock.
+;; second, plus hints arriving on their own on the real clock.  Others
+;; start `efb serve' on a socket in a fresh folder and join it with
+;; `efb-attach', as a controller and as observers.
 ;;
 ;;   EFB_BINARY=.build/debug/efb clients/emacs/run-tests
 
@@ -378,6 +380,287 @@ Its warnings are said, the menu pauses it, and it goes out."
     (should-not (process-live-p efb--process))
     (should (string-match-p "The game has ended" (buffer-string)))
     (should-error (efb-next) :type 'user-error)))
+
+;;; A shared game (efb serve)
+
+(defvar-local efb-test--heard nil
+  "What the game said in this buffer, newest first.")
+
+(defvar efb-test--clients nil "The buffers of the clients attached.")
+
+(defvar efb-test--server nil
+  "The efb serve of the test, as `efb-test--serve' returned it.")
+
+(defun efb-test--serve ()
+  "Start efb serve on a socket in a fresh 0700 folder.
+Return (PROCESS SOCKET FOLDER)."
+  (let* ((folder (make-temp-file "efb-serve" t))
+         (socket (expand-file-name "game.sock" folder))
+         (process nil))
+    (set-file-modes folder #o700)
+    (setq process
+          (make-process :name "efb serve"
+                        :buffer (generate-new-buffer " *efb serve*")
+                        :command (append (list (or (getenv "EFB_BINARY") "efb")
+                                               "serve" "--socket" socket)
+                                         efb-test--virtual)
+                        :connection-type 'pipe
+                        :noquery t))
+    ;; It says where it serves once it listens.
+    (let ((deadline (+ (float-time) 20)))
+      (while (and (process-live-p process)
+                  (< (float-time) deadline)
+                  (not (with-current-buffer (process-buffer process)
+                         (string-match-p "served on" (buffer-string)))))
+        (accept-process-output process 0.05)))
+    (should (file-exists-p socket))
+    (list process socket folder)))
+
+(defun efb-test--stop-server (server)
+  "Stop the efb serve of SERVER, as `efb-test--serve' returned it."
+  (let ((process (nth 0 server)))
+    (when (process-live-p process)
+      (signal-process process 'SIGTERM)
+      (let ((deadline (+ (float-time) 10)))
+        (while (and (process-live-p process) (< (float-time) deadline))
+          (accept-process-output process 0.05))))
+    (when (process-live-p process)
+      (delete-process process))
+    (kill-buffer (process-buffer process))
+    (delete-directory (nth 2 server) t)))
+
+(defmacro efb-test--with-server (socket &rest body)
+  "Run BODY with efb serve listening on SOCKET (a variable bound to it).
+Clients attached in BODY with `efb-test--attach' are closed after it."
+  (declare (indent 1) (debug t))
+  `(let* ((efb-test--server (efb-test--serve))
+          (,socket (nth 1 efb-test--server))
+          (efb-test--clients nil)
+          (efb-sound-function #'ignore)
+          (efb-announce-function
+           (lambda (text _assertive) (push text efb-test--heard))))
+     (unwind-protect
+         (progn ,@body)
+       (dolist (buffer efb-test--clients)
+         (when (buffer-live-p buffer)
+           (should-not (buffer-local-value 'efb--filter-errors buffer))
+           (kill-buffer buffer)))
+       (efb-test--stop-server efb-test--server))))
+
+(defun efb-test--attach (socket name)
+  "Join the game on SOCKET in a buffer called NAME; return the buffer."
+  (when (get-buffer name) (kill-buffer name))
+  (let ((buffer (efb-attach socket name)))
+    (push buffer efb-test--clients)
+    (should (buffer-live-p buffer))
+    (with-current-buffer buffer
+      (should (efb--live-p))
+      (should (equal efb--socket socket)))
+    buffer))
+
+(defun efb-test--heard-p (regexp)
+  "Non-nil when this buffer's game said something matching REGEXP.
+Forget what was said."
+  (prog1 (seq-find (lambda (text) (string-match-p regexp text))
+                   efb-test--heard)
+    (setq efb-test--heard nil)))
+
+(defun efb-test--until (predicate)
+  "Read the game's output until PREDICATE is non-nil (10 s at most)."
+  (let ((deadline (+ (float-time) 10)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.05)))
+  (should (funcall predicate)))
+
+(ert-deftest efb-test-default-socket ()
+  "The default socket is efb serve's."
+  (let ((process-environment (cons "XDG_RUNTIME_DIR=/run/user/7"
+                                   process-environment)))
+    (should (equal (efb-default-socket)
+                   "/run/user/7/escape-from-blindness/game.sock")))
+  (let ((process-environment (cons "XDG_RUNTIME_DIR" process-environment)))
+    (should (equal (efb-default-socket)
+                   (format "/tmp/escape-from-blindness-%d/game.sock"
+                           (user-uid))))))
+
+(ert-deftest efb-test-attach-controller ()
+  "The first client to join controls the game, and plays the introduction."
+  (efb-test--with-server socket
+    (with-current-buffer (efb-test--attach socket "*efb*")
+      (should (equal efb--role "controller"))
+      (should-not efb--control-free)
+      (should (equal efb--version '(1 1)))
+      (should (string-match-p "\\`controller | Darkness" header-line-format))
+      (should (efb-test--heard-p "\\`You control the game\\. Darkness, heading"))
+      (should (equal (efb-test--screen) "intro-1"))
+      (should (string-match-p "\\`> Darkness$" (efb-test--focused-line)))
+      (efb-test--press "n")
+      (should (string-match-p "You wake on cold stone" (efb-test--focused-line)))
+      (should (efb-test--heard-p "You wake on cold stone"))
+      (efb-test--press ">")
+      (efb-test--press "RET")
+      (should (equal (efb-test--screen) "intro-2"))
+      (should (efb-test--heard-p "How to play"))
+      (efb-test--press "SPC")
+      (should (equal (efb-test--screen) "intro-3"))
+      (efb-test--press "SPC")
+      (should (equal (efb-test--screen) "chapter-cellar"))
+      (should (member "chapter" efb--sounds))
+      (should (efb-test--heard-p "Chapter 1: The Cellar of Echoes"))
+      ;; The controller's hello named this front end's keys.
+      (should (string-match-p "next: n, previous: p, activate: RET"
+                              (buffer-string)))
+      ;; Already in control: C says so, and sends nothing.
+      (efb-test--press "C")
+      (should (efb-test--heard-p "You already control the game"))
+      (should-not efb--errors))))
+
+(ert-deftest efb-test-attach-observer ()
+  "A second client follows the controller's gestures, and cannot make any."
+  (efb-test--with-server socket
+    (let ((controller (efb-test--attach socket "*efb*"))
+          (observer (efb-test--attach socket "*efb observer*")))
+      (with-current-buffer observer
+        (should (equal efb--role "observer"))
+        (should (string-match-p "\\`observer | Darkness" header-line-format))
+        (should (efb-test--heard-p
+                 "\\`You follow the game; another player controls it\\."))
+        (should (equal (efb-test--screen) "intro-1"))
+        (should (string-match-p "\\`> Darkness$" (efb-test--focused-line))))
+      ;; The controller moves: the observer's buffer and speech follow.
+      (with-current-buffer controller (efb-test--press "n"))
+      (with-current-buffer observer
+        (should (efb-sync))
+        (should (equal efb--focus "text"))
+        (should (string-match-p "\\`> You wake on cold stone"
+                                (efb-test--focused-line)))
+        (should (efb-test--heard-p "You wake on cold stone")))
+      (with-current-buffer controller
+        (efb-test--press ">")
+        (efb-test--press "RET"))
+      (with-current-buffer observer
+        (should (efb-sync))
+        (should (equal (efb-test--screen) "intro-2"))
+        (should (string-match-p "\\`> How to play" (efb-test--focused-line)))
+        (should (efb-test--heard-p "How to play"))
+        ;; The observer's gesture is refused, plainly, and moves nothing.
+        (efb-test--press "n")
+        (should (equal (alist-get 'code (car efb--errors)) "read_only"))
+        (should (efb-test--heard-p
+                 (concat "\\`You are only following the game: another player"
+                         " controls it, so you cannot do that\\. Press C to"
+                         " take control once they hand it over\\.")))
+        (should (string-match-p "\\`> How to play" (efb-test--focused-line)))
+        ;; Taking control is refused while the controller has it.
+        (efb-test--press "C")
+        (should (equal (alist-get 'code (car efb--errors)) "controlled"))
+        (should (efb-test--heard-p "\\`Another player controls the game"))
+        (should (equal efb--role "observer")))
+      (with-current-buffer controller
+        (should (efb-sync))
+        (should (equal (efb-test--screen) "intro-2"))
+        (should (equal efb--focus (alist-get 'id (car efb--elements))))
+        (should-not efb--errors)))))
+
+(ert-deftest efb-test-attach-hand-over ()
+  "The controller hands over; the observer takes control and plays."
+  (efb-test--with-server socket
+    (let ((first (efb-test--attach socket "*efb*"))
+          (second (efb-test--attach socket "*efb second*")))
+      (with-current-buffer first
+        (setq efb-test--heard nil)
+        (efb-test--press "O")
+        (should (equal efb--role "observer"))
+        (should efb--control-free)
+        (should (string-match-p "\\`observer, control free | "
+                                header-line-format))
+        (should (efb-test--heard-p
+                 "\\`You follow the game; nobody controls it: press C")))
+      (with-current-buffer second
+        (should (efb-sync))
+        (should efb--control-free)
+        (should (efb-test--heard-p
+                 "\\`Nobody controls the game now: press C to take control"))
+        (efb-test--press "C")
+        (should (equal efb--role "controller"))
+        (should-not efb--control-free)
+        (should (string-match-p "\\`controller | " header-line-format))
+        (should (efb-test--heard-p "\\`You control the game\\."))
+        (efb-test--press "SPC")
+        (should (equal (efb-test--screen) "intro-2"))
+        (should-not efb--errors))
+      (with-current-buffer first
+        (should (efb-sync))
+        (should (equal efb--role "observer"))
+        (should-not efb--control-free)
+        (should (string-match-p "\\`observer | " header-line-format))
+        (should (efb-test--heard-p "Another player controls the game now"))
+        (should (equal (efb-test--screen) "intro-2"))
+        (efb-test--press "SPC")
+        (should (equal (alist-get 'code (car efb--errors)) "read_only"))
+        (should (efb-test--heard-p "\\`You are only following the game")))
+      ;; The controller leaving frees control too; nothing is said to it.
+      (with-current-buffer second (setq efb-test--heard nil))
+      (kill-buffer second)
+      (with-current-buffer first
+        ;; Said on its own, though no burst ends.
+        (efb-test--until (lambda () efb-test--heard))
+        (should efb--control-free)
+        (should (efb-test--heard-p "\\`Nobody controls the game now"))
+        (efb-test--press "C")
+        (should (equal efb--role "controller"))
+        (efb-test--press "SPC")
+        (should (equal (efb-test--screen) "intro-3"))))))
+
+(ert-deftest efb-test-attach-closing ()
+  "Leaving, the game ending and the server going are said; buffers stay."
+  (efb-test--with-server socket
+    (let ((controller (efb-test--attach socket "*efb*"))
+          (observer (efb-test--attach socket "*efb observer*"))
+          (last (efb-test--attach socket "*efb last*")))
+      ;; An observer leaves: the game goes on.
+      (with-current-buffer observer
+        (efb-quit t)
+        (efb-test--until (lambda () efb--closed))
+        (should (efb-test--heard-p "\\`You left the game; it goes on"))
+        (should (string-match-p "\\[You left the game\\." (buffer-string)))
+        (should (string-match-p "^> Darkness$" (buffer-string)))
+        (should-error (efb-next) :type 'user-error))
+      (should (buffer-live-p observer))
+      (with-current-buffer controller
+        (efb-test--press "n")
+        (should (equal efb--focus "text"))
+        ;; The controller quits: the game ends for everyone.
+        (efb-quit t)
+        (efb-test--until (lambda () efb--closed))
+        (should (efb-test--heard-p "The game is over"))
+        (should (string-match-p "\\[The game has ended; the connection closed\\.\\]"
+                                (buffer-string))))
+      (with-current-buffer last
+        (efb-test--until (lambda () efb--closed))
+        (should efb--finished)
+        (should (equal (alist-get 'reason efb--ended) "quit"))
+        (should (efb-test--heard-p "The game is over"))
+        (should (string-match-p "^> You wake on cold stone" (buffer-string)))
+        (should (string-match-p "\\[The game has ended; the connection closed\\.\\]"
+                                (buffer-string))))
+      (should (buffer-live-p last))))
+  ;; The server goes away without a word.
+  (efb-test--with-server socket
+    (with-current-buffer (efb-test--attach socket "*efb*")
+      (signal-process (nth 0 efb-test--server) 'SIGKILL)
+      (efb-test--until (lambda () efb--closed))
+      (should (efb-test--heard-p "\\`The connection to the game closed: its server is gone"))
+      (should (string-match-p "\\[The connection to the game closed\\." (buffer-string)))
+      (should-error (efb-next) :type 'user-error)))
+  ;; No game served there.
+  (let ((folder (make-temp-file "efb-serve" t)))
+    (unwind-protect
+        (should-error (efb-attach (expand-file-name "game.sock" folder)
+                                  "*efb nowhere*")
+                      :type 'user-error)
+      (when (get-buffer "*efb nowhere*") (kill-buffer "*efb nowhere*"))
+      (delete-directory folder t))))
 
 (provide 'efb-tests)
 

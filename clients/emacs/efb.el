@@ -14,7 +14,10 @@
 ;; An Emacs front end for the Escape From Blindness engine, made for
 ;; Emacspeak users but usable by anyone.  `M-x efb' starts `efb pipe'
 ;; and talks to it in protocol 1.1 (newline-delimited JSON, see
-;; Protocol/README.md in the game's repository).
+;; Protocol/README.md in the game's repository).  `M-x efb-attach'
+;; joins a game that `efb serve' shares over a Unix domain socket
+;; instead: the first player to join controls the game, the others
+;; follow it (they see and hear every move, but cannot make one).
 ;;
 ;; The *efb* buffer shows the screen on show, one line per element, in
 ;; reading order.  The focused element is marked with "> " and point
@@ -42,15 +45,25 @@
 ;;   v            choose among everything that can be done now
 ;;   w            let time pass (prefix N: N seconds)
 ;;   g            ask the engine for the whole screen again
-;;   Q            quit the game
+;;   Q            quit the game (leave it, when following a shared game)
+;;   C            take control of a shared game, once nobody has it
+;;   O            hand control of a shared game over: only follow it
 ;;
 ;; Hints unlocking and the torch's time on timed levels arrive on
 ;; their own, between commands; they are spoken as they come.
 ;;
 ;; `efb-program' names the efb executable and `efb-program-args' the
 ;; options given to `efb pipe' (for example a seed and the virtual
-;; clock).  Attaching to a running game over a socket is not offered:
-;; the protocol does not describe a server yet.
+;; clock).
+;;
+;; A shared game: `efb-attach' asks for the socket, by default the one
+;; `efb serve' listens on when given no --socket
+;; ($XDG_RUNTIME_DIR/escape-from-blindness/game.sock, else
+;; /tmp/escape-from-blindness-UID/game.sock).  The header line shows
+;; your part (controller or observer), and changes of part are said.
+;; An observer moves nothing: its gestures are refused, and it is told
+;; how to take control.  When the game ends or its server goes away,
+;; it is said, and the buffer stays.
 
 ;;; Code:
 
@@ -138,6 +151,16 @@ as returned by `json-parse-string' with symbol keys.")
 (defvar-local efb--ended nil "The ended event, once the game ended.")
 (defvar-local efb--finished nil "Non-nil once the engine said bye or exited.")
 (defvar-local efb--filter-errors nil "Errors raised while handling output.")
+(defvar-local efb--socket nil
+  "The socket of the shared game joined, or nil for a game of our own.")
+(defvar-local efb--role nil
+  "Our part in a shared game: \"controller\", \"observer\" or nil.")
+(defvar-local efb--control-free nil
+  "Non-nil while nobody controls the shared game.")
+(defvar-local efb--leaving nil "Non-nil once we asked to leave the game.")
+(defvar-local efb--closed nil "Non-nil once the connection closed.")
+(defvar-local efb--flush-timer nil
+  "Says what was queued, should no burst end come to say it.")
 
 ;;; Speaking
 
@@ -192,7 +215,9 @@ ASSERTIVE means it interrupts whatever is being said."
 (defun efb--send (command)
   "Send COMMAND, an alist, to the engine; return its id."
   (unless (efb--live-p)
-    (user-error "The game is not running: M-x efb starts it"))
+    (if efb--socket
+        (user-error "Not connected to the game: M-x efb-attach joins it")
+      (user-error "The game is not running: M-x efb starts it")))
   (let ((id efb--next-id))
     (setq efb--next-id (1+ id))
     (process-send-string
@@ -241,17 +266,31 @@ non-nil when everything was answered."
           (setq efb--partial (substring text start)))))))
 
 (defun efb--sentinel (process _change)
-  "Note that the engine PROCESS ended."
+  "Note that the engine PROCESS ended, or the connection to it closed."
   (let ((buffer (process-buffer process)))
-    (when (and (buffer-live-p buffer) (not (process-live-p process)))
+    (when (and (buffer-live-p buffer) (not (process-live-p process))
+               (eq process (buffer-local-value 'efb--process buffer)))
       (with-current-buffer buffer
         (efb--flush)
-        (unless efb--finished
-          (setq efb--finished t)
-          (efb--say-now (format "The game's engine stopped (status %d)."
-                                (process-exit-status process))
-                        t))
+        (cond ((eq (process-type process) 'network)
+               (unless efb--closed
+                 (setq efb--closed t)
+                 (efb--say-now (efb--closing-words) t)))
+              ((not efb--finished)
+               (efb--say-now (format "The game's engine stopped (status %d)."
+                                     (process-exit-status process))
+                             t)))
+        (setq efb--finished t)
         (efb--render)))))
+
+(defun efb--closing-words ()
+  "What to say when the connection to a shared game closes."
+  (cond (efb--leaving
+         "You left the game; it goes on without you.")
+        ((or efb--ended efb--finished)
+         "The game is over, and the connection to it closed.")
+        (t
+         "The connection to the game closed: its server is gone.")))
 
 ;;; Events
 
@@ -290,6 +329,70 @@ non-nil when everything was answered."
                                    (and value (not (string-empty-p value))
                                         (list value))))
                  ", ")))
+
+;;; Sharing a game
+
+(defun efb--key (command)
+  "The key of COMMAND in `efb-mode', as text."
+  (substring-no-properties
+   (substitute-command-keys (format "\\<efb-mode-map>\\[%s]" command))))
+
+(defun efb--observer-p ()
+  "Non-nil when we only follow a shared game."
+  (equal efb--role "observer"))
+
+(defun efb--read-only-words ()
+  "What to say when a gesture of an observer is refused."
+  (if efb--control-free
+      (format (concat "You are only following the game, so you cannot do"
+                      " that. Nobody controls it now: press %s to take"
+                      " control.")
+              (efb--key 'efb-take-control))
+    (format (concat "You are only following the game: another player"
+                    " controls it, so you cannot do that. Press %s to"
+                    " take control once they hand it over.")
+            (efb--key 'efb-take-control))))
+
+(defun efb--set-role (event)
+  "Apply the role EVENT, and say what changed."
+  (let ((role (efb--get event 'role))
+        (free (and (efb--get event 'controlFree) t))
+        (old-role efb--role)
+        (old-free efb--control-free))
+    (setq efb--role role efb--control-free free)
+    (cond ((and (equal role "controller") (not (equal old-role role)))
+           (efb--say "You control the game." t))
+          ((and (equal role "observer") (not (equal old-role role)))
+           (efb--say (if free
+                         (format (concat "You follow the game; nobody"
+                                         " controls it: press %s to take"
+                                         " control.")
+                                 (efb--key 'efb-take-control))
+                       "You follow the game; another player controls it.")
+                     t))
+          ((and (equal role "observer") free (not old-free))
+           (efb--say (format (concat "Nobody controls the game now: press %s"
+                                     " to take control.")
+                             (efb--key 'efb-take-control))
+                     t))
+          ((and (equal role "observer") (not free) old-free)
+           (efb--say "Another player controls the game now." t)))
+    (efb--update-header)
+    ;; A role event sent as another player leaves or takes control
+    ;; ends no burst, and no idle follows it: say it soon regardless.
+    (efb--flush-soon)))
+
+(defun efb--flush-soon ()
+  "Say what was queued in a moment, unless a burst's end says it first."
+  (unless (timerp efb--flush-timer)
+    (let ((buffer (current-buffer)))
+      (setq efb--flush-timer
+            (run-at-time 0.1 nil
+                         (lambda ()
+                           (when (buffer-live-p buffer)
+                             (with-current-buffer buffer
+                               (setq efb--flush-timer nil)
+                               (efb--flush)))))))))
 
 (defun efb--handle-event (event)
   "Apply EVENT, an alist, to the game's state, the buffer and speech."
@@ -331,12 +434,21 @@ non-nil when everything was answered."
        (push event efb--announcements)
        (efb--say (efb--get event 'text)
                  (equal (efb--get event 'priority) "assertive")))
+      ("role" (efb--set-role event))
       ("error"
        (push event efb--errors)
-       ;; A stale command met a screen that changed under it: a key
-       ;; pressed twice.  Nothing happened, and nothing need be said.
-       (unless (equal (efb--get event 'code) "stale")
-         (efb--say (efb--get event 'message) t)))
+       (pcase (efb--get event 'code)
+         ;; A stale command met a screen that changed under it: a key
+         ;; pressed twice.  Nothing happened, and nothing need be said.
+         ("stale" nil)
+         ;; The engine's words speak of the protocol: say it plainly.
+         ("read_only" (efb--say (efb--read-only-words) t))
+         ("controlled"
+          (efb--say (concat "Another player controls the game: you can"
+                            " take control once they hand it over or"
+                            " leave it.")
+                    t))
+         (_ (efb--say (efb--get event 'message) t))))
       ("sound"
        (push (efb--get event 'name) efb--sounds)
        (when efb-sound-function
@@ -404,7 +516,15 @@ non-nil when everything was answered."
         (when focused (setq focus-position (point)))
         (insert (efb--line element focused) "\n")))
     (when efb--finished
-      (insert "\n[The game has ended.  M-x efb starts a new one.]\n"))
+      (insert (cond ((not efb--socket)
+                     "\n[The game has ended.  M-x efb starts a new one.]\n")
+                    (efb--leaving
+                     "\n[You left the game.  M-x efb-attach joins it again.]\n")
+                    (efb--ended
+                     "\n[The game has ended; the connection closed.]\n")
+                    (t
+                     (concat "\n[The connection to the game closed."
+                             "  M-x efb-attach joins a game.]\n")))))
     (set-buffer-modified-p nil)
     (goto-char (or focus-position (point-min)))
     (dolist (window (get-buffer-window-list (current-buffer) nil t))
@@ -416,7 +536,12 @@ non-nil when everything was answered."
   (setq header-line-format
         (string-join
          (delq nil
-               (list (efb--get efb--screen 'title)
+               (list (pcase efb--role
+                       ("controller" "controller")
+                       ("observer" (if efb--control-free
+                                       "observer, control free"
+                                     "observer")))
+                     (efb--get efb--screen 'title)
                      (when efb--progress
                        (format "%d/%d solved"
                                (length (efb--get efb--progress 'completed))
@@ -473,7 +598,7 @@ non-nil when everything was answered."
   "The game's buffer; it must exist."
   (or (and (derived-mode-p 'efb-mode) (current-buffer))
       (get-buffer efb-buffer-name)
-      (user-error "No game: M-x efb starts one")))
+      (user-error "No game: M-x efb starts one, M-x efb-attach joins one")))
 
 (defmacro efb--in-game (&rest body)
   "Run BODY in the game's buffer."
@@ -658,8 +783,10 @@ Useful on the virtual clock, where time moves only with this command."
   (efb--in-game
     (let ((ms (round (* 1000 seconds))))
       (efb--send `((type . "wait") (ms . ,ms)))
-      ;; The virtual clock moves only now: count it for the torch.
-      (when (and efb--timer (not (efb--get efb--timer 'paused)))
+      ;; The virtual clock moves only now: count it for the torch (an
+      ;; observer's wait is refused, and moves nothing).
+      (when (and efb--timer (not (efb--get efb--timer 'paused))
+                 (not (efb--observer-p)))
         (setq efb--timer-waited (+ efb--timer-waited ms))
         (efb--update-header)))))
 
@@ -697,12 +824,50 @@ Useful on the virtual clock, where time moves only with this command."
               (efb--read-answer (efb--get action 'element))))
       (efb--send (efb--guarded command)))))
 
+(defun efb--hello (&optional role)
+  "Send our hello, asking for ROLE in a shared game if given; return its id."
+  (efb--send `((type . "hello")
+               (protocol . ((min . [1 0]) (max . [1 1])))
+               (client . "efb.el")
+               (keys . ,(efb--key-names))
+               (want . ["validActions"])
+               ,@(and role `((role . ,role))))))
+
+(defun efb-take-control ()
+  "Take control of the shared game, once nobody else has it."
+  (interactive)
+  (efb--in-game
+    (cond ((not efb--socket)
+           (efb--say-now "This game is yours alone: you control it." nil))
+          ((equal efb--role "controller")
+           (efb--say-now "You already control the game." nil))
+          (t (efb--hello "controller")))))
+
+(defun efb-hand-over ()
+  "Give control of the shared game up, and only follow it."
+  (interactive)
+  (efb--in-game
+    (cond ((not efb--socket)
+           (efb--say-now "This game is yours alone: nobody can take it over."
+                         nil))
+          ((efb--observer-p)
+           (efb--say-now "You already only follow the game." nil))
+          (t (efb--hello "observer")))))
+
 (defun efb-quit (&optional force)
-  "Quit the game; ask first unless FORCE (a prefix argument) is given."
+  "Quit the game; ask first unless FORCE (a prefix argument) is given.
+Following a shared game, leave it: it goes on for the others.
+Controlling one, quitting ends it for everyone."
   (interactive "P")
   (efb--in-game
     (when (and (efb--live-p)
-               (or force (y-or-n-p "Quit the game? ")))
+               (or force
+                   (y-or-n-p (cond ((efb--observer-p)
+                                    "Leave the game (it goes on)? ")
+                                   (efb--socket
+                                    "Quit the game for every player? ")
+                                   (t "Quit the game? ")))))
+      (when (efb--observer-p) (setq efb--leaving t))
       (efb--wait-for (efb--send '((type . "quit"))) 3)
       (let ((deadline (+ (float-time) 3)))
         ;; Until bye is read, or the sentinel saw the engine exit.
@@ -753,6 +918,8 @@ Useful on the virtual clock, where time moves only with this command."
     (define-key map (kbd "w") #'efb-wait)
     (define-key map (kbd "g") #'efb-refresh)
     (define-key map (kbd "Q") #'efb-quit)
+    (define-key map (kbd "C") #'efb-take-control)
+    (define-key map (kbd "O") #'efb-hand-over)
     map)
   "Keys of `efb-mode': the gestures of a touch screen reader.")
 
@@ -760,7 +927,9 @@ Useful on the virtual clock, where time moves only with this command."
   "Play Escape From Blindness.
 
 The buffer shows the screen, one line per element; the focused one
-is marked with \"> \" and point is on it.
+is marked with \"> \" and point is on it.  In a game shared by
+`efb serve' (\\[efb-attach]), the header line starts with your part:
+controller or observer.
 
 \\{efb-mode-map}"
   (setq-local revert-buffer-function #'efb-refresh)
@@ -773,6 +942,8 @@ is marked with \"> \" and point is on it.
   "Stop the engine, as its buffer is killed."
   (efb--stop-ticker)
   (when (and efb--process (process-live-p efb--process))
+    ;; Nothing to say: the player closed the game on purpose.
+    (set-process-sentinel efb--process #'ignore)
     (delete-process efb--process)))
 
 (defun efb--program ()
@@ -790,14 +961,7 @@ A game already running there is shown again."
   (let ((buffer (get-buffer-create efb-buffer-name)))
     (with-current-buffer buffer
       (unless (efb--live-p)
-        (efb--kill-process)
-        (efb-mode)
-        (setq efb--partial "" efb--next-id 1 efb--settled 0
-              efb--finished nil efb--ended nil efb--screen nil
-              efb--elements nil efb--focus nil efb--progress nil
-              efb--timer nil efb--valid-actions nil efb--gen nil
-              efb--utterances nil efb--announcements nil efb--sounds nil
-              efb--errors nil efb--filter-errors nil efb--version nil)
+        (efb--reset nil)
         (let ((program (or (efb--program)
                            (user-error "Cannot find the efb program %S"
                                        efb-program))))
@@ -812,12 +976,79 @@ A game already running there is shown again."
                  :stderr (get-buffer-create " *efb stderr*")
                  :filter #'efb--filter
                  :sentinel #'efb--sentinel)))
-        (efb--wait-for
-         (efb--send `((type . "hello")
-                      (protocol . ((min . [1 0]) (max . [1 1])))
-                      (client . "efb.el")
-                      (keys . ,(efb--key-names))
-                      (want . ["validActions"]))))))
+        (efb--wait-for (efb--hello))))
+    (pop-to-buffer-same-window buffer)
+    buffer))
+
+(defun efb--reset (socket)
+  "Make the current buffer a new game's, joined on SOCKET if non-nil."
+  (efb--kill-process)
+  (efb-mode)
+  (setq efb--partial "" efb--next-id 1 efb--settled 0
+        efb--finished nil efb--ended nil efb--screen nil
+        efb--elements nil efb--focus nil efb--progress nil
+        efb--timer nil efb--valid-actions nil efb--gen nil
+        efb--utterances nil efb--assertive nil efb--announcements nil
+        efb--sounds nil efb--errors nil efb--filter-errors nil
+        efb--version nil efb--capabilities nil efb--new-screen nil
+        efb--socket socket efb--role nil efb--control-free nil
+        efb--leaving nil efb--closed nil))
+
+(defun efb-default-socket ()
+  "The socket `efb serve' listens on when not told otherwise."
+  (let ((runtime (getenv "XDG_RUNTIME_DIR")))
+    (if (and runtime (string-prefix-p "/" runtime))
+        (expand-file-name "escape-from-blindness/game.sock" runtime)
+      (format "/tmp/escape-from-blindness-%d/game.sock" (user-uid)))))
+
+(defun efb--attach-buffer (socket)
+  "The buffer to join the game on SOCKET in: *efb*, unless in use."
+  (let ((buffer (get-buffer efb-buffer-name)))
+    (if (and buffer
+             (with-current-buffer buffer
+               (and (efb--live-p)
+                    (not (equal efb--socket socket)))))
+        (generate-new-buffer efb-buffer-name)
+      (get-buffer-create efb-buffer-name))))
+
+;;;###autoload
+(defun efb-attach (socket &optional buffer-name)
+  "Join the game that `efb serve' shares on the Unix domain SOCKET.
+The first player to join controls the game; the others follow it.
+The game is shown in the *efb* buffer, or in BUFFER-NAME if given
+\(another buffer when *efb* shows another game).  A connection already
+open to SOCKET there is shown again."
+  (interactive
+   (let ((default (efb-default-socket)))
+     (list (expand-file-name
+            (read-file-name (format-prompt "Join the game served on" default)
+                            (file-name-directory default) default t))
+           nil)))
+  (let ((socket (expand-file-name socket))
+        (buffer (if buffer-name
+                    (get-buffer-create buffer-name)
+                  (efb--attach-buffer (expand-file-name socket)))))
+    (with-current-buffer buffer
+      (unless (and (efb--live-p) (equal efb--socket socket))
+        (efb--reset socket)
+        (setq efb--process
+              (condition-case err
+                  (make-network-process
+                   :name "efb"
+                   :buffer buffer
+                   :family 'local
+                   :service socket
+                   :coding 'utf-8-unix
+                   :noquery t
+                   :filter #'efb--filter
+                   :sentinel #'efb--sentinel)
+                (file-error
+                 (setq efb--finished t efb--closed t)
+                 (unless (equal (buffer-name buffer) efb-buffer-name)
+                   (kill-buffer buffer))
+                 (user-error "No game is served on %s (%s)" socket
+                             (error-message-string err)))))
+        (efb--wait-for (efb--hello))))
     (pop-to-buffer-same-window buffer)
     buffer))
 

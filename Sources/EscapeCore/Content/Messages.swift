@@ -80,6 +80,10 @@ public struct Messages: Sendable, Hashable, Decodable {
     public var keysSentence: String?
     /// What each gesture is called in ``keysSentence``, by command name (`next`, `rotorItem`, ...).
     public var gestureNames: [String: String]?
+    /// Ends the adventure's closing text when the front end named its keys: `{keys}` lists them all.
+    ///
+    /// Optional: without it the closing text is the ending alone.
+    public var allKeysSentence: String?
     /// One entry of the keys list: `{gesture}` and its `{key}` (default `{gesture}: {key}`).
     public var keyEntry: String?
     /// The magic tap of a dials level.

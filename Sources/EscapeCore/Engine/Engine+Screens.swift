@@ -98,13 +98,34 @@ extension Engine {
                 title: adventure.ending.title,
                 elements: [
                     Element(id: Self.titleID, label: adventure.ending.title, traits: [.header]),
-                    Element(id: Self.textID, label: adventure.ending.text, traits: [.staticText]),
+                    Element(id: Self.textID, label: closingText(), traits: [.staticText]),
                     Element(id: Self.replayID, label: messages.replayButton, traits: [.button]),
                 ],
                 magicTap: ScreenGesture(action: .replay, label: messages.replayGesture),
                 escape: ScreenGesture(action: .menu, label: messages.menuGesture)
             )
         }
+    }
+
+    /// The gestures in the order the closing text lists their keys; gestures not here follow, sorted.
+    static let keyListOrder = [
+        "next", "previous", "first", "last", "activate", "pan", "rotor", "rotorItem", "action", "adjust", "magicTap",
+        "escape", "hint", "menu", "repeat",
+    ]
+
+    /// The adventure's ending, followed by every key the front end named, so the player keeps them.
+    private func closingText() -> String {
+        let messages = adventure.messages
+        guard !keyNames.isEmpty, let sentence = messages.allKeysSentence, let names = messages.gestureNames else {
+            return adventure.ending.text
+        }
+        let others = keyNames.keys.filter { !Self.keyListOrder.contains($0) }.sorted()
+        let keys = (Self.keyListOrder + others).compactMap { gesture -> String? in
+            guard let key = keyNames[gesture], let name = names[gesture] else { return nil }
+            return Messages.format(messages.keyEntry ?? "{gesture}: {key}", ["gesture": name, "key": key])
+        }
+        guard !keys.isEmpty else { return adventure.ending.text }
+        return adventure.ending.text + " " + Messages.format(sentence, ["keys": keys.joined(separator: ", ")])
     }
 
     /// A chapter's description, ending with the keys its interaction needs when the front end named them.
