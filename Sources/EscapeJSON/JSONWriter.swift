@@ -88,6 +88,15 @@ public enum JSONWriter {
         }
     }
 
+    /// Appends `text` as a JSON string in the protocol's style.
+    ///
+    /// - Parameters:
+    ///   - text: The string.
+    ///   - output: Receives UTF-8 bytes.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
+        writeString(text, into: &output, style: .wire)
+    }
+
     private static func writeString(_ text: String, into output: inout [UInt8], style: Style) {
         output.append(UInt8(ascii: "\""))
         var text = text
