@@ -42,11 +42,12 @@ public enum JSONWriter {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (offset, key) in sortedKeys(members, style: style).enumerated() {
+            // The members are sorted as pairs: no key is hashed again to find its value.
+            for (offset, member) in sorted(members, style: style).enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(key, into: &output, style: style)
+                writeString(member.key, into: &output, style: style)
                 output.append(UInt8(ascii: ":"))
-                if let member = members[key] { write(member, into: &output, style: style) }
+                write(member.value, into: &output, style: style)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -66,10 +67,13 @@ public enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func sortedKeys(_ members: [String: JSONValue], style: Style) -> [String] {
+    private static func sorted(
+        _ members: [String: JSONValue],
+        style: Style
+    ) -> [(key: String, value: JSONValue)] {
         switch style {
-        case .wire: members.keys.sorted()
-        case .jsonEncoder: members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        case .wire: members.sorted { $0.key < $1.key }
+        case .jsonEncoder: members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         }
     }
 
@@ -82,6 +86,15 @@ public enum JSONWriter {
         case .jsonEncoder:
             output.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
         }
+    }
+
+    /// Appends `text` as a JSON string in the protocol's style.
+    ///
+    /// - Parameters:
+    ///   - text: The string.
+    ///   - output: Receives UTF-8 bytes.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
+        writeString(text, into: &output, style: .wire)
     }
 
     private static func writeString(_ text: String, into output: inout [UInt8], style: Style) {

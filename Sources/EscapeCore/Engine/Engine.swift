@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Settings of a game that are not part of the story.
 public struct EngineOptions: Sendable, Hashable {
     /// Milliseconds between two hints unlocking.
@@ -30,7 +32,9 @@ public struct Engine: Sendable {
     public let options: EngineOptions
     /// The engine's own words in the adventure's language: gesture labels and refusals.
     public var words: EngineWords { EngineWords(locale: adventure.locale) }
-    var state: GameState
+    var state: GameState {
+        didSet { screenCache = ScreenCache() }
+    }
     /// Grows by one with every change of state a front end could notice.
     public internal(set) var generation = 0
     /// The last thing said (not counting echoes), for `repeatAnnouncement`.
@@ -38,7 +42,12 @@ public struct Engine: Sendable {
     /// Whether timed levels run their clock (the option, or the front end's `hello` preference).
     public internal(set) var timePressure = true
     /// What the front end's keys are called, by gesture (`next`: "LNDN", say), from its `hello`.
-    public internal(set) var keyNames: [String: String] = [:]
+    public internal(set) var keyNames: [String: String] = [:] {
+        didSet { screenCache = ScreenCache() }
+    }
+    /// The screen on show, built once for the state it was built from: any change of the state or of
+    /// the key names replaces the cache, so copies of the engine share it only while they agree.
+    private var screenCache = ScreenCache()
 
     /// Starts a game.
     ///
@@ -175,7 +184,9 @@ public struct Engine: Sendable {
     public var progress: Progress { state.progress }
 
     /// The screen on show.
-    public var screen: Screen { makeScreen(for: top) }
+    public var screen: Screen {
+        screenCache.screen { makeScreen(for: top) }
+    }
 
     /// The focused element.
     public var focus: FocusState { focus(on: screen) }
@@ -433,5 +444,21 @@ public struct Engine: Sendable {
             current = LevelPosition(chapter: 0, level: 0)
         }
         return Progress(completed: progress.completed.intersection(ids), current: current)
+    }
+}
+
+/// The screen an engine built, kept for as long as the state it was built from.
+///
+/// A class, so that a `get` of ``Engine/screen`` can fill it; guarded by a mutex, since engines are
+/// `Sendable` and copies share it.
+private final class ScreenCache: Sendable {
+    private let built = Mutex<Screen?>(nil)
+
+    /// The screen, built by `make` the first time.
+    func screen(_ make: () -> Screen) -> Screen {
+        if let screen = built.withLock({ $0 }) { return screen }
+        let screen = make()
+        built.withLock { $0 = screen }
+        return screen
     }
 }

