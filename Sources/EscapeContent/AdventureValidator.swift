@@ -67,27 +67,65 @@ enum AdventureValidator {
     /// Every string of the file (a value or a key, wherever it is) longer than the text limit, counted in
     /// Unicode code points: a letter with a million combining marks is a million and one characters.
     static func checkTexts(in value: JSONValue, at path: String, into problems: inout [ContentError.Problem]) {
+        var steps: [PathStep] = []
+        checkTexts(in: value, root: path, steps: &steps, into: &problems)
+    }
+
+    /// One step down a JSON path; the path is spelled out only for a problem (building it for every
+    /// string of an adventure was most of the validation's cost).
+    private enum PathStep {
+        case index(Int)
+        case key(String)
+        case keyItself
+    }
+
+    private static func checkTexts(
+        in value: JSONValue,
+        root: String,
+        steps: inout [PathStep],
+        into problems: inout [ContentError.Problem]
+    ) {
         switch value {
         case .string(let text):
             let length = text.unicodeScalars.count
             if length > AdventureLimits.textLength {
                 problems.append(
                     .init(
-                        path: path,
+                        path: spell(root, steps),
                         message: "the text is \(length) characters long; the limit is \(AdventureLimits.textLength)"
                     )
                 )
             }
         case .array(let items):
-            for (index, item) in items.enumerated() { checkTexts(in: item, at: "\(path)[\(index)]", into: &problems) }
+            for (index, item) in items.enumerated() {
+                steps.append(.index(index))
+                checkTexts(in: item, root: root, steps: &steps, into: &problems)
+                steps.removeLast()
+            }
         case .object(let object):
             for key in object.keys.sorted() {
-                checkTexts(in: .string(key), at: "\(path) (a key)", into: &problems)
-                if let item = object[key] { checkTexts(in: item, at: "\(path).\(key)", into: &problems) }
+                steps.append(.keyItself)
+                checkTexts(in: .string(key), root: root, steps: &steps, into: &problems)
+                steps.removeLast()
+                steps.append(.key(key))
+                if let item = object[key] { checkTexts(in: item, root: root, steps: &steps, into: &problems) }
+                steps.removeLast()
             }
         case .null, .bool, .int, .uint, .double:
             break
         }
+    }
+
+    private static func spell(_ root: String, _ steps: [PathStep]) -> String {
+        var path = root
+        for step in steps {
+            switch step {
+            case .index(let index): path += "[\(index)]"
+            case .key(let key): path += ".\(key)"
+            case .keyItself: path += " (a key)"
+            }
+        }
+        return path
     }
 
     /// Every count over its limit in ``AdventureLimits``.
