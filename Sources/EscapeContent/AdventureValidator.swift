@@ -87,6 +87,8 @@ enum AdventureValidator {
     ) {
         switch value {
         case .string(let text):
+            // No more UTF-8 bytes than the limit means no more code points either: most texts stop here.
+            guard text.utf8.count > AdventureLimits.textLength else { return }
             let length = text.unicodeScalars.count
             if length > AdventureLimits.textLength {
                 problems.append(
