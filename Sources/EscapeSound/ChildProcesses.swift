@@ -1,3 +1,4 @@
+public import EscapeRuntime
 import Foundation
 
 #if canImport(Glibc)
@@ -32,20 +33,6 @@ public protocol ChildProcesses: AnyObject {
     func stop(_ pid: Int32)
 }
 
-/// A failed `posix_spawn`, with its error number.
-public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` value.
-    public var code: Int32
-
-    /// An error with its number.
-    public init(code: Int32) {
-        self.code = code
-    }
-
-    /// The system's words for it.
-    public var description: String { String(cString: strerror(code)) }
-}
-
 /// Child processes of this process, started with `posix_spawn` and reaped with `waitpid`.
 ///
 /// A child starts with its standard streams on `/dev/null` (so nothing it says lands among the game's
@@ -63,45 +50,9 @@ public final class SpawnedProcesses: ChildProcesses {
         self.patience = patience
     }
 
-    /// Wraps `posix_spawn`.
+    /// Wraps `posix_spawn`: quiet, in a process group of its own, inheriting none of our descriptors.
     public func start(_ arguments: [String]) -> Result<Int32, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions,
-                descriptor,
-                "/dev/null",
-                descriptor == 0 ? O_RDONLY : O_WRONLY,
-                0
-            )
-        }
-        for descriptor in Self.inheritable() {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The game ignores SIGPIPE and catches SIGINT and SIGTERM; an ignored signal stays ignored across exec.
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)
-        )
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-        return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
+        QuietSpawn.start(arguments[0], arguments: arguments, closing: Self.inheritable(), ownProcessGroup: true)
     }
 
     /// Our descriptors above the standard three that an `exec` would keep open (no `FD_CLOEXEC`), read

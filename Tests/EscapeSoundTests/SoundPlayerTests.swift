@@ -1,4 +1,5 @@
 import EscapeCore
+import EscapeRuntime
 import EscapeSound
 import EscapeTestSupport
 import Foundation

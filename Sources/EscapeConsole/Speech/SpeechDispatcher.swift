@@ -1,3 +1,5 @@
+import EscapeRuntime
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -85,39 +87,7 @@ public final class SpeechDispatcher: Speaker {
         report(message)
     }
 
-    /// A failed `posix_spawn`, with its error number.
-    private struct SpawnError: Error {
-        var code: Int32
-    }
-
     private func spawn(_ arguments: [String]) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions,
-                descriptor,
-                "/dev/null",
-                descriptor == 0 ? O_RDONLY : O_WRONLY,
-                0
-            )
-        }
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-        }
-        // The game ignores SIGPIPE, and an ignored signal stays ignored across exec: give spd-say the default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        return result == 0 ? .success(pid) : .failure(SpawnError(code: result))
+        QuietSpawn.start(executable, arguments: arguments)
     }
 }

@@ -49,7 +49,7 @@ public final class RemoteHost: GameHost {
     private var input: LineInput
     private let clock: any GameClock
     private let log: (String) -> Void
-    private var pending: [UInt8] = []
+    private var output = SocketOutput()
     private var nextNumber = 0
     /// The front end's requests not yet done, by the number they were sent under.
     private var outstanding: [Int: Request] = [:]
@@ -124,7 +124,7 @@ public final class RemoteHost: GameHost {
     /// The socket, until the connection ends.
     public var descriptors: [Int32] { isFinished ? [] : [descriptor] }
     /// The socket, while requests wait to be written.
-    public var writeDescriptors: [Int32] { pending.isEmpty || isFinished ? [] : [descriptor] }
+    public var writeDescriptors: [Int32] { output.bytes.isEmpty || isFinished ? [] : [descriptor] }
     /// Whether this client controls the shared game, as the server last said.
     public var isController: Bool { role == .controller }
 
@@ -198,7 +198,7 @@ public final class RemoteHost: GameHost {
         nextNumber += 1
         var numbered = request
         numbered.id = .int(nextNumber)
-        RequestEncoder.encode(numbered, into: &pending)
+        RequestEncoder.encode(numbered, into: &output.bytes)
         return nextNumber
     }
 
@@ -320,26 +320,14 @@ public final class RemoteHost: GameHost {
 
     /// Writes without blocking; `false` when the socket failed.
     private func writeAvailable() -> Bool {
-        var offset = 0
-        defer { pending.removeFirst(offset) }
-        while offset < pending.count {
-            let written = pending.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno == EAGAIN || errno == EWOULDBLOCK
-            }
-            offset += written
-        }
-        return true
+        output.write(to: descriptor)
     }
 
     /// Leaves the shared game: what waits is written (the server reads all the time; a server that
     /// stopped reading gets at most a second), then the socket closes.
     private func detach() {
         guard !isFinished else { return }
-        if !pending.isEmpty {
+        if !output.bytes.isEmpty {
             var limit = timeval(tv_sec: 1, tv_usec: 0)
             _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
@@ -353,6 +341,6 @@ public final class RemoteHost: GameHost {
         self.ending = ending
         close(descriptor)
         descriptor = -1
-        pending = []
+        output = SocketOutput()
     }
 }

@@ -76,12 +76,12 @@ public final class ServeFrontEnd: FrontEnd {
 
     /// The clients with output waiting.
     public var writeDescriptors: [Int32] {
-        clients.values.filter { !$0.pending.isEmpty }.map(\.descriptor)
+        clients.values.filter { !$0.output.bytes.isEmpty }.map(\.descriptor)
     }
 
     /// Now, while a client waits to be caught up with the whole state and can take it.
     public var deadline: Int64? {
-        clients.values.contains { $0.needsState && $0.pending.isEmpty } ? lastNow : nil
+        clients.values.contains { $0.needsState && $0.output.bytes.isEmpty } ? lastNow : nil
     }
 
     /// Never: clients come and go, the game goes on.
@@ -110,7 +110,7 @@ public final class ServeFrontEnd: FrontEnd {
             if client.input.isEnded { leave(number) }
         }
         for (number, client) in clients.sorted(by: { $0.key < $1.key })
-        where client.needsState && client.pending.isEmpty {
+        where client.needsState && client.output.bytes.isEmpty {
             client.needsState = false
             client.dropping = false
             submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
@@ -125,7 +125,10 @@ public final class ServeFrontEnd: FrontEnd {
         guard clients.count < limits.clients else {
             let message = words(.errorTooManyClients, ["limit": "\(limits.clients)"])
             client.seq += 1
-            EventEncoder.encode(stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1), into: &client.pending)
+            EventEncoder.encode(
+                stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1),
+                into: &client.output.bytes
+            )
             _ = client.write()
             client.close()
             return
@@ -351,15 +354,18 @@ public final class ServeFrontEnd: FrontEnd {
         guard let client = clients[number], !client.dropping, !client.saidBye else { return }
         if case .bye = event { client.saidBye = true }
         client.seq += 1
-        EventEncoder.encode(stamp(event, seq: client.seq, replyTo: replyTo), into: &client.pending)
+        EventEncoder.encode(stamp(event, seq: client.seq, replyTo: replyTo), into: &client.output.bytes)
         // Only what the socket will not take counts: a long burst is written as it grows.
-        guard client.pending.count > limits.pendingBytes, client.write(),
-            client.pending.count > limits.pendingBytes
+        guard client.output.bytes.count > limits.pendingBytes, client.write(),
+            client.output.bytes.count > limits.pendingBytes
         else { return }
-        client.dropUnwrittenLines()
+        client.output.dropUnwrittenLines()
         client.seq += 1
         let message = words(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
-        EventEncoder.encode(stamp(.error(ProtocolError(.overflow, message)), seq: client.seq), into: &client.pending)
+        EventEncoder.encode(
+            stamp(.error(ProtocolError(.overflow, message)), seq: client.seq),
+            into: &client.output.bytes
+        )
         client.dropping = true
         client.needsState = true
     }
@@ -377,7 +383,7 @@ public final class ServeFrontEnd: FrontEnd {
             for (number, client) in clients {
                 if !client.write() {
                     leave(number)
-                } else if client.closesWhenWritten && client.pending.isEmpty {
+                } else if client.closesWhenWritten && client.output.bytes.isEmpty {
                     leave(number)
                 }
             }
@@ -387,8 +393,8 @@ public final class ServeFrontEnd: FrontEnd {
     /// Gives every client up to `milliseconds` to take what waits for it, then closes them all.
     public func drain(milliseconds: Int32) {
         var left = milliseconds
-        while left > 0, clients.values.contains(where: { !$0.pending.isEmpty }) {
-            var entries = clients.values.filter { !$0.pending.isEmpty }.map {
+        while left > 0, clients.values.contains(where: { !$0.output.bytes.isEmpty }) {
+            var entries = clients.values.filter { !$0.output.bytes.isEmpty }.map {
                 pollfd(fd: $0.descriptor, events: Int16(POLLOUT), revents: 0)
             }
             if poll(&entries, nfds_t(entries.count), 50) < 0 && errno != EINTR { break }
@@ -404,7 +410,7 @@ final class ServeClient {
     let number: Int
     let descriptor: Int32
     var input: LineInput
-    var pending: [UInt8] = []
+    var output = SocketOutput()
     var seq = 0
     /// Output was dropped: nothing more is queued until the client gets the whole state again.
     var dropping = false
@@ -412,8 +418,6 @@ final class ServeClient {
     var needsState = false
     /// The client said `quit`: it leaves once its `bye` is written.
     var closesWhenWritten = false
-    /// The socket took part of a line: the rest must follow before anything else.
-    private var midLine = false
     /// `bye` was queued: nothing follows it.
     var saidBye = false
     private var isClosed = false
@@ -424,33 +428,10 @@ final class ServeClient {
         input = LineInput(descriptor: descriptor)
     }
 
-    /// Drops what waits, all but the rest of a line the socket already took the start of.
-    func dropUnwrittenLines() {
-        let keep = midLine ? (pending.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? pending.count) : 0
-        pending.removeSubrange(keep...)
-    }
-
     /// Writes what the socket takes without blocking; `false` when the client is gone.
     func write() -> Bool {
         guard !isClosed else { return false }
-        var offset = 0
-        defer {
-            if offset > 0 {
-                midLine = pending[offset - 1] != UInt8(ascii: "\n")
-                pending.removeFirst(offset)
-            }
-        }
-        while offset < pending.count {
-            let written = pending.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno == EAGAIN || errno == EWOULDBLOCK
-            }
-            offset += written
-        }
-        return true
+        return output.write(to: descriptor)
     }
 
     func close() {
