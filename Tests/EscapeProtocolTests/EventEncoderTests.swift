@@ -38,6 +38,68 @@ import Testing
         + SoundCue.allCases.map { .game(.sound($0)) }
         + Outcome.allCases.map { .game(.result(AnswerResult(outcome: $0, level: "cellar-door"))) }
         + elements.map { .game(.focus(FocusState(screen: "level-x", element: $0, index: 2, count: 5))) }
+        + elements.map { .game(.elementChanged($0)) }
+        + [.idle]
+        + ScreenKind.allCases.flatMap { kind in
+            [
+                .game(
+                    .screen(
+                        Screen(id: "s", kind: kind, title: "Title \"quoted\"", elements: [], magicTap: nil, escape: nil)
+                    )
+                ),
+                .game(
+                    .screen(
+                        Screen(
+                            id: "level-\(kind)",
+                            kind: kind,
+                            title: texts[3],
+                            elements: elements,
+                            magicTap: ScreenGesture(action: .continueIntro, label: texts[4]),
+                            escape: ScreenGesture(action: .skipIntro, label: "Skip"),
+                            hints: HintCount(total: 3, unlocked: 1)
+                        )
+                    )
+                ),
+            ]
+        }
+        + [
+            .game(
+                .rotor(
+                    RotorState(
+                        element: "door",
+                        rotor: "Codes",
+                        rotorIndex: 1,
+                        rotorCount: 2,
+                        item: "123",
+                        itemIndex: 1,
+                        itemCount: 5
+                    )
+                )
+            ),
+            .game(
+                .rotor(
+                    RotorState(
+                        element: "door",
+                        rotor: texts[2],
+                        rotorIndex: 2,
+                        rotorCount: 2,
+                        item: nil,
+                        itemIndex: nil,
+                        itemCount: 0
+                    )
+                )
+            ),
+        ]
+        + [
+            ProgressSummary(chapter: 1, level: 2, completed: [], total: 25, onScreen: nil),
+            ProgressSummary(
+                chapter: nil,
+                level: nil,
+                completed: ["cellar-door", texts[2]],
+                total: 25,
+                onScreen: LevelNumber(chapter: 3, level: 1)
+            ),
+        ].flatMap { summary in [Event.progress(summary, saved: true), .progress(summary, saved: false)] }
 
     static let replies: [RequestID?] = [nil, .int(7), .int(-9_007_199_254_740_991), .string("a \"quoted\" id")]
 

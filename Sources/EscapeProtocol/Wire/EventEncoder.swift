@@ -197,7 +197,8 @@ public enum EventEncoder {
 
 /// The most frequent events written straight to bytes, without building a ``JSONValue`` first.
 ///
-/// `done`, `focus`, `announce`, `sound` and `result` are most of a command's output; their keys are
+/// `done`, `idle`, `focus`, `announce`, `sound`, `result`, `screen`, `rotor`, `progress` and
+/// `elementChanged` are nearly all of a command's output; their keys are
 /// written in the order ``JSONWriter`` sorts them, at a fraction of the cost. `EventEncoderTests`
 /// checks each against the general path, byte for byte.
 enum DirectLine {
@@ -211,6 +212,78 @@ enum DirectLine {
             line.open()
             line.generation(always: true)
             line.envelope(type: "done")
+        case .idle:
+            line.open()
+            line.generation(always: true)
+            line.envelope(type: "idle")
+        case .progress(let summary, let saved):
+            line.open()
+            line.optional("chapter", summary.chapter)
+            line.strings("completed", summary.completed)
+            line.generation()
+            line.optional("level", summary.level)
+            if stamped.protocolMinor >= 1 {
+                line.key("onScreen")
+                if let place = summary.onScreen {
+                    line.output.append(contentsOf: #"{"chapter":"#.utf8)
+                    line.output.append(contentsOf: String(place.chapter).utf8)
+                    line.output.append(contentsOf: #","level":"#.utf8)
+                    line.output.append(contentsOf: String(place.level).utf8)
+                    line.output.append(UInt8(ascii: "}"))
+                } else {
+                    line.output.append(contentsOf: "null".utf8)
+                }
+            }
+            line.replyTo()
+            line.flag("saved", saved)
+            line.seq()
+            line.field("total", summary.total)
+            line.type("progress")
+        case .game(.screen(let screen)):
+            line.open()
+            line.key("elements")
+            line.output.append(UInt8(ascii: "["))
+            for (offset, element) in screen.elements.enumerated() {
+                if offset > 0 { line.output.append(UInt8(ascii: ",")) }
+                line.element(element)
+            }
+            line.output.append(UInt8(ascii: "]"))
+            line.gesture("escape", screen.escape)
+            line.generation(always: true)
+            if let hints = screen.hints {
+                line.key("hints")
+                line.output.append(contentsOf: #"{"total":"#.utf8)
+                line.output.append(contentsOf: String(hints.total).utf8)
+                line.output.append(contentsOf: #","unlocked":"#.utf8)
+                line.output.append(contentsOf: String(hints.unlocked).utf8)
+                line.output.append(UInt8(ascii: "}"))
+            }
+            line.field("kind", screen.kind.rawValue)
+            line.gesture("magicTap", screen.magicTap)
+            line.replyTo()
+            line.field("screen", screen.id)
+            line.seq()
+            line.field("title", screen.title)
+            line.type("screen")
+        case .game(.rotor(let rotor)):
+            line.open()
+            line.field("element", rotor.element)
+            line.generation()
+            line.optional("item", rotor.item)
+            line.field("itemCount", rotor.itemCount)
+            line.optional("itemIndex", rotor.itemIndex)
+            line.replyTo()
+            line.field("rotor", rotor.rotor)
+            line.field("rotorCount", rotor.rotorCount)
+            line.field("rotorIndex", rotor.rotorIndex)
+            line.seq()
+            line.type("rotor")
+        case .game(.elementChanged(let element)):
+            line.open()
+            line.key("element")
+            line.element(element)
+            line.generation(always: true)
+            line.envelope(type: "elementChanged")
         case .game(.announce(let announcement)):
             line.open()
             line.field("category", announcement.category.rawValue)
@@ -290,6 +363,34 @@ enum DirectLine {
         }
 
         mutating func seq() { field("seq", stamped.seq) }
+
+        mutating func optional(_ name: StaticString, _ number: Int?) {
+            key(name)
+            guard let number else { return output.append(contentsOf: "null".utf8) }
+            output.append(contentsOf: String(number).utf8)
+        }
+
+        mutating func optional(_ name: StaticString, _ text: String?) {
+            key(name)
+            guard let text else { return output.append(contentsOf: "null".utf8) }
+            JSONWriter.writeString(text, into: &output)
+        }
+
+        mutating func flag(_ name: StaticString, _ value: Bool) {
+            key(name)
+            output.append(contentsOf: (value ? "true" : "false").utf8)
+        }
+
+        /// A screen's `magicTap` or `escape`: its action and label, or `null`.
+        mutating func gesture(_ name: StaticString, _ gesture: ScreenGesture?) {
+            key(name)
+            guard let gesture else { return output.append(contentsOf: "null".utf8) }
+            output.append(contentsOf: #"{"action":"#.utf8)
+            JSONWriter.writeString(gesture.action.rawValue, into: &output)
+            output.append(contentsOf: #","label":"#.utf8)
+            JSONWriter.writeString(gesture.label, into: &output)
+            output.append(UInt8(ascii: "}"))
+        }
 
         mutating func type(_ name: StaticString) {
             key("type")
