@@ -106,6 +106,13 @@ public enum JSONWriter {
             var start = 0
             var index = 0
             while index < bytes.count {
+                // Printable ASCII but the quote and the backslash never needs an escape in either style
+                // (the slash is checked below for the JSONEncoder style): most bytes stop here.
+                let byte = bytes[index]
+                if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && byte != 0x2F {
+                    index += 1
+                    continue
+                }
                 let length = escapedLength(in: bytes, at: index, style: style)
                 guard length > 0 else {
                     index += 1
