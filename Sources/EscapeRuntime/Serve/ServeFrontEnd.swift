@@ -121,7 +121,7 @@ public final class ServeFrontEnd: FrontEnd {
     private func join(_ descriptor: Int32, submit: (SessionInput) -> Void) {
         let number = nextNumber
         nextNumber += 1
-        let client = ServeClient(number: number, descriptor: descriptor)
+        let client = ServeClient(descriptor: descriptor)
         guard clients.count < limits.clients else {
             let message = words(.errorTooManyClients, ["limit": "\(limits.clients)"])
             client.seq += 1
@@ -407,7 +407,6 @@ public final class ServeFrontEnd: FrontEnd {
 
 /// A connected client: its reader, its waiting output and its own `seq`.
 final class ServeClient {
-    let number: Int
     let descriptor: Int32
     var input: LineInput
     var output = SocketOutput()
@@ -422,8 +421,7 @@ final class ServeClient {
     var saidBye = false
     private var isClosed = false
 
-    init(number: Int, descriptor: Int32) {
-        self.number = number
+    init(descriptor: Int32) {
         self.descriptor = descriptor
         input = LineInput(descriptor: descriptor)
     }
