@@ -310,6 +310,7 @@ def decode(observation: Any) -> str:
 
 
 _WORD = re.compile(r"[^\W_]+")
+_heard: Dict[str, List[str]] = {}  # words_of's answers, by text (an adventure has a few thousand)
 _LETTER_FILLERS = frozenset({"and", "an", "a", "then", "et", "un", "une", "puis"})
 
 
@@ -530,9 +531,10 @@ class EscapeEnv(_Base):
         except EfbClientError:
             return "stopped"
 
-    def _step_end(self, pending: Any):
+    def _step_end(self, pending: Any, want_info: bool = True):
         if pending == "ended":
-            return self._observation, 0.0, self.terminated, self.truncated, self._info(events=[], invalid=True)
+            info = self._info(events=[], invalid=True) if want_info else {}
+            return self._observation, 0.0, self.terminated, self.truncated, info
         events: List[Event] = []
         reward = 0.0
         invalid = pending is None
@@ -552,7 +554,7 @@ class EscapeEnv(_Base):
         if self.max_steps is not None and self.steps >= self.max_steps:
             self.truncated = True
         self._observation = self._observe()
-        info = self._info(events=events, invalid=invalid)
+        info = self._info(events=events, invalid=invalid) if want_info else {}
         if self.render_mode == "human":
             self.render()
         return self._observation, reward, self.terminated, self.truncated, info
@@ -763,7 +765,12 @@ class EscapeEnv(_Base):
     def _hear(self, text: Optional[str]) -> None:
         if not text or len(self.words) >= self.max_words:
             return
-        for word in words_of(text):
+        words = _heard.get(text)
+        if words is None:
+            words = words_of(text)
+            if len(_heard) < 100_000:  # bounded, whatever the adventure
+                _heard[text] = words
+        for word in words:
             if word not in self._word_set:
                 if len(self.words) >= self.max_words:
                     return
@@ -844,8 +851,10 @@ class EscapeEnv(_Base):
             return self._text
         self._text = text
         mask = np.zeros(self.max_actions + self.max_words, dtype=np.int8)
-        for index in self.valid_indices():
-            mask[index] = 1
+        if not ended:
+            mask[: len(self.valid_actions)] = 1
+            if self._field is not None:
+                mask[self.max_actions : self.max_actions + len(self.words)] = 1
         return {"text": encode(text, self.max_length), "action_mask": mask}
 
     def _info(self, *, events: List[Event], invalid: bool) -> Dict[str, Any]:
@@ -886,12 +895,12 @@ class EscapeEnv(_Base):
             "kind": screen.get("kind"),
             "focus": engine.model.focused_id,
             "said": list(self._said),
-            "events": events,
+            # (Without seq, which keeps counting across the episodes of one engine: the same seed
+            # and actions give the same info.)
+            "events": [{k: v for k, v in event.items() if k != "seq"} for event in events],
             "solved": list(self.solved),
             "total_levels": self.total_levels,
             "engine_seed": self.engine_seed,
-            "episode": self.episodes,
-            "engines_started": self.engines_started,
             "steps": self.steps,
         }
 
@@ -975,7 +984,7 @@ class EscapeVectorEnv(_VectorBase):
                 observation, _ = env.reset()
                 self._done[index] = False
             else:
-                observation, reward, terminated, truncated, _ = env._step_end(pending[index])
+                observation, reward, terminated, truncated, _ = env._step_end(pending[index], want_info=False)
                 rewards[index], terminations[index], truncations[index] = reward, terminated, truncated
                 self._done[index] = terminated or truncated
             self._put(index, observation)

@@ -393,7 +393,7 @@ class ResetTests(unittest.TestCase):
             # reset() without a seed: a new game in the same engine (replay), nothing solved.
             obs, info = env.reset()
             self.assertEqual(env.engine.pid, pid)
-            self.assertEqual((info["screen"], info["solved"], info["episode"]), ("intro-1", [], 2))
+            self.assertEqual((info["screen"], info["solved"], env.episodes), ("intro-1", [], 2))
             self.assertNotIn("earlier progress", info["text"])
             self.assertIn("solved: 0/25", info["text"])
             # reset(seed=1) again: the snapshot of the start, the same observation as the first.
@@ -401,7 +401,7 @@ class ResetTests(unittest.TestCase):
             self.assertEqual(env.engine.pid, pid)
             self.assertEqual(decode(again), decode(first))
             self.assertEqual(list(again["action_mask"]), list(first["action_mask"]))
-            self.assertEqual(info["engines_started"], 1)
+            self.assertEqual(env.engines_started, 1)
             # Fifty short episodes, one engine.
             for _ in range(50):
                 obs, info = env.reset()
