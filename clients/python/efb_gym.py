@@ -449,6 +449,7 @@ class EscapeEnv(_Base):
         #: The words heard this episode, in the order first heard: action ``max_actions + j`` answers ``words[j]``.
         self.words: List[str] = []
         self._word_set: set = set()
+        self._word_entries: List[Dict[str, Any]] = []  # info's word actions, made once each
         self._field: Optional[str] = None  # the text field that word actions answer in, if any
         self._valid_event: Optional[Event] = None
         self._events: List[Event] = []  # every event read since the last observation
@@ -487,6 +488,7 @@ class EscapeEnv(_Base):
         self.truncated = False
         self.words = []
         self._word_set = set()
+        self._word_entries = []
         self.episodes += 1
         started = False
         if alive and key == self._engine_key and (seed is None or int(seed) == self.engine_seed):
@@ -874,7 +876,11 @@ class EscapeEnv(_Base):
                 for index, action in enumerate(self.valid_actions)
             ]
             if self._field is not None:
-                valid += [
+                entries = self._word_entries
+                if entries and entries[0]["element"] != self._field:
+                    del entries[:]
+                # (Made once per word and field: an open question may offer hundreds at every step.)
+                entries += [
                     {
                         "index": self.max_actions + j,
                         "label": f"answer {word}",
@@ -883,8 +889,9 @@ class EscapeEnv(_Base):
                         "needs_text": False,
                         "word": word,
                     }
-                    for j, word in enumerate(self.words)
+                    for j, word in enumerate(self.words[len(entries) :], start=len(entries))
                 ]
+                valid += entries
         return {
             "valid_actions": valid,
             "action_mask": self.action_masks(),
