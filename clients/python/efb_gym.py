@@ -672,7 +672,9 @@ class EscapeEnv(_Base):
 
     def _replay(self) -> None:
         """A new game in the running engine."""
-        self._run([{"type": "replay"}])
+        reply = self._run([{"type": "replay"}])[0]
+        if reply.errors:  # (the assistive screen refuses it: a new engine then)
+            raise EfbClientError(f"replay was refused: {reply.errors[0].get('message')}")
         self._take_events()
         self._said = []
 

@@ -416,6 +416,18 @@ class ResetTests(unittest.TestCase):
         finally:
             env.close()
 
+    def test_a_refused_replay_starts_a_new_engine(self):
+        env = EscapeEnv(BINARY)
+        try:
+            env.reset(seed=1)
+            env.command({"type": "assistive", "active": False})  # the one screen replay refuses
+            self.assertEqual(env.screen["kind"], "assistive")
+            obs, info = env.reset()
+            self.assertEqual(info["screen"], "intro-1")
+            self.assertEqual(env.engines_started, 2)
+        finally:
+            env.close()
+
     def test_replayed_episodes_are_the_same_for_the_same_seed(self):
         def episodes(seed):
             env = EscapeEnv(BINARY)
