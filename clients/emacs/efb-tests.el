@@ -30,6 +30,7 @@
   `(let ((efb-program (or (getenv "EFB_BINARY") "efb"))
          (efb-program-args ,args)
          (efb-sound-function #'ignore)
+         (efb-ambience-function #'ignore)
          (efb-announce-function
           (lambda (text _assertive) (push text efb-test--spoken))))
      (setq efb-test--spoken nil)
@@ -127,7 +128,7 @@
 On the way: a hint, a wrong answer and the level menu."
   (efb-test--with-game efb-test--virtual
     ;; Escape skips the introduction.
-    (efb-test--press "q")
+    (efb-test--press "e")
     (should (equal (efb-test--screen) "chapter-cellar"))
     (efb-test--move-to "begin")
     (efb-test--press "RET")
@@ -153,7 +154,7 @@ On the way: a hint, a wrong answer and the level menu."
                             (efb-test--focused-line)))
     (should (string-match-p "Level 1.2: The Singing Wall: locked \\[button, dimmed\\]"
                             (buffer-string)))
-    (efb-test--press "q")
+    (efb-test--press "e")
     (should (equal (efb-test--screen) "level-cellar-door"))
     ;; The right answer.
     (efb-test--move-to "senses")
@@ -276,7 +277,7 @@ Answers, a typed word, rotors, custom actions and dials."
 A key pressed before the engine answered acts where the earlier keys
 left the focus, not on the line point was on."
   (efb-test--with-game efb-test--virtual
-    (efb-test--press "q")
+    (efb-test--press "e")
     (should (equal efb--focus "title"))
     ;; > then RET at once: RET activates begin, not the title at point.
     (call-interactively (lookup-key efb-mode-map (kbd ">")))
@@ -309,7 +310,7 @@ Its warnings are said, the menu pauses it, and it goes out."
           (with-temp-file file (insert (json-serialize adventure)))
           (efb-test--with-game (append efb-test--virtual
                                        (list "--adventure" file))
-            (efb-test--press "q")
+            (efb-test--press "e")
             (efb-test--move-to "begin")
             (efb-test--press "RET")
             (should (equal (efb-test--screen) "level-room-latch"))
@@ -321,7 +322,7 @@ Its warnings are said, the menu pauses it, and it goes out."
             (should (string-match-p "torch 14 s\\'" header-line-format))
             (efb-test--press "m")
             (should (string-match-p "torch 14 s (paused)" header-line-format))
-            (efb-test--press "q")
+            (efb-test--press "e")
             (should (string-match-p "torch 14 s\\'" header-line-format))
             ;; The torch goes out: the level starts over.
             (efb-test--press "w" 20)
@@ -354,7 +355,7 @@ Its warnings are said, the menu pauses it, and it goes out."
                   (when (equal (alist-get 'type event) "idle")
                     (setq idle t)))
                 nil t)
-      (efb-test--press "q")
+      (efb-test--press "e")
       (efb-test--move-to "begin")
       (efb-test--press "RET")
       (should (equal (efb-test--screen) "level-cellar-door"))
@@ -437,6 +438,7 @@ Clients attached in BODY with `efb-test--attach' are closed after it."
           (,socket (nth 1 efb-test--server))
           (efb-test--clients nil)
           (efb-sound-function #'ignore)
+          (efb-ambience-function #'ignore)
           (efb-announce-function
            (lambda (text _assertive) (push text efb-test--heard))))
      (unwind-protect
@@ -663,5 +665,237 @@ Forget what was said."
       (delete-directory folder t))))
 
 (provide 'efb-tests)
+
+;;; The keys an Emacs user missed next to the console
+
+(defun efb-test--walk (&rest commands)
+  "Send COMMANDS (alists) one by one, waiting for each."
+  (dolist (command commands)
+    (efb--send command)
+    (should (efb-sync))))
+
+(defun efb-test--to-chapter-2 ()
+  "Play the first chapter straight to the first level of the second."
+  (efb-test--walk '((type . "escape")) '((type . "activate") (element . "begin"))
+                  '((type . "activate") (element . "senses"))
+                  '((type . "activate") (element . "water"))
+                  '((type . "activate") (element . "oil-jar"))
+                  '((type . "activate") (element . "lower"))
+                  '((type . "activate") (element . "begin")))
+  (should (equal (efb-test--screen) "level-stones-memory")))
+
+(defmacro efb-test--with-timed-level (&rest body)
+  "Run BODY in a game on the example adventure's first level, timed 30 s."
+  (declare (indent 0) (debug t))
+  `(let* ((adventure (with-temp-buffer
+                       (insert-file-contents
+                        (expand-file-name "docs/examples/lantern-room.json"
+                                          efb-test--root))
+                       (json-parse-buffer)))
+          (level (aref (gethash "levels" (aref (gethash "chapters" adventure)
+                                               0))
+                       0))
+          (file (make-temp-file "efb-timed" nil ".json")))
+     (puthash "timeLimit" 30 level)
+     (unwind-protect
+         (progn
+           (with-temp-file file (insert (json-serialize adventure)))
+           (efb-test--with-game (append efb-test--virtual
+                                        (list "--adventure" file))
+             (efb-test--press "e")
+             (efb-test--move-to "begin")
+             (efb-test--press "RET")
+             (should (equal (efb-test--screen) "level-room-latch"))
+             ,@body))
+       (delete-file file))))
+
+(ert-deftest efb-test-time-left-on-a-key ()
+  "T says the torch's time left, not only the header line."
+  (efb-test--with-game efb-test--virtual
+    (efb-test--press "T")
+    (should (efb-test--said-p "\\`No torch burns on this level\\.\\'")))
+  (efb-test--with-timed-level
+    (efb-test--press "T")
+    (should (efb-test--said-p "\\`30 seconds of torch left\\.\\'"))
+    (efb-test--press "w" 29)
+    (efb-test--press "T")
+    (should (efb-test--said-p "\\`1 second of torch left\\.\\'"))
+    (efb-test--press "m")
+    (efb-test--press "T")
+    (should (efb-test--said-p "\\`1 second of torch left, paused\\.\\'"))))
+
+(ert-deftest efb-test-clock-off-and-on ()
+  "c turns the clock off (the torch waits) and on again."
+  (let ((efb-time-pressure t))
+   (efb-test--with-timed-level
+    (efb-test--press "c")
+    (should-not efb-time-pressure)
+    (should (efb-test--said-p "\\`The clock is off"))
+    (efb-test--press "w" 60)
+    (should-not (member "torch-out" efb--sounds))
+    (should (equal (efb-test--screen) "level-room-latch"))
+    (efb-test--press "c")
+    (should efb-time-pressure)
+    (should (efb-test--said-p "\\`The clock is on"))))
+  ;; A game started with the clock off has it off from the start.
+  (let ((efb-time-pressure nil))
+    (efb-test--with-timed-level
+      (should-not efb-time-pressure)
+      (efb-test--press "w" 60)
+      (should-not (member "torch-out" efb--sounds)))))
+
+(ert-deftest efb-test-replay ()
+  "N starts the game over once the player agrees."
+  (efb-test--with-game efb-test--virtual
+    (efb-test--walk '((type . "escape")) '((type . "activate") (element . "begin"))
+                    '((type . "activate") (element . "senses")))
+    (should (equal (alist-get 'completed efb--progress) '("cellar-door")))
+    (cl-letf (((symbol-function 'y-or-n-p) (lambda (&rest _) nil)))
+      (efb-test--press "N"))
+    (should (equal (efb-test--screen) "level-cellar-water"))
+    (cl-letf (((symbol-function 'y-or-n-p)
+               (lambda (prompt) (should (string-match-p "progress" prompt)) t)))
+      (efb-test--press "N"))
+    (should (equal (efb-test--screen) "intro-1"))
+    (should (null (alist-get 'completed efb--progress)))
+    (should (efb-test--said-p "A new game begins"))))
+
+(ert-deftest efb-test-go-to-level ()
+  "j goes to an unlocked level; a locked one is refused plainly."
+  (efb-test--with-game efb-test--virtual
+    (efb-test--walk '((type . "escape")) '((type . "activate") (element . "begin"))
+                    '((type . "activate") (element . "senses")))
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "1.1")))
+      (efb-test--press "j"))
+    (should (equal (efb-test--screen) "level-cellar-door"))
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) " 3.1 ")))
+      (efb-test--press "j"))
+    (should (equal (efb-test--screen) "level-cellar-door"))
+    (should (efb-test--said-p "level 3.1 is not unlocked yet"))
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "the vault")))
+      (should-error (efb-test--press "j") :type 'user-error))))
+
+(ert-deftest efb-test-undo ()
+  "U takes back the moves of the level, one by one."
+  (efb-test--with-game efb-test--virtual
+    (efb-test--to-chapter-2)
+    (efb-test--press "U")
+    (should (efb-test--said-p "\\`Nothing to take back on this level\\.\\'"))
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "the lantern")))
+      (efb-test--press "t"))
+    (should (efb-test--said-p "The stone stays silent"))
+    (should (equal (alist-get 'value (efb--element "answer")) "the lantern"))
+    ;; The answer was typed, then submitted: two moves.
+    (efb-test--press "U")
+    (should (efb-test--said-p "Move taken back"))
+    (should (equal (alist-get 'value (efb--element "answer")) "the lantern"))
+    (efb-test--press "U")
+    (should (member (alist-get 'value (efb--element "answer")) '(nil "")))
+    (should (equal (efb-test--screen) "level-stones-memory"))
+    (efb-test--press "U")
+    (should (efb-test--said-p "\\`Nothing to take back"))
+    ;; C-/ (Emacs's undo key) does the same.
+    (should (eq (lookup-key efb-mode-map (kbd "C-/")) #'efb-undo))
+    ;; A solved level cannot be taken back: the moves were of that level.
+    (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "glass")))
+      (efb-test--press "t"))
+    (should (equal (efb-test--screen) "level-stones-count"))
+    (efb-test--press "U")
+    (should (efb-test--said-p "\\`Nothing to take back"))
+    (should (equal (efb-test--screen) "level-stones-count"))))
+
+(ert-deftest efb-test-distinct-action-names ()
+  "The choices of v have distinct names: the two Hear a hint differ."
+  (efb-test--with-game efb-test--virtual
+    (efb-test--walk '((type . "escape")) '((type . "activate") (element . "begin")))
+    (should (efb-sync))
+    (let ((names (mapcar #'car (efb--action-choices))))
+      (should (equal names (delete-dups (copy-sequence names))))
+      (should (member "Hear a hint (SPC)" names))
+      (should (member "Hear a hint (h)" names)))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (&rest _) "Hear a hint (h)")))
+      (efb-test--press "v"))
+    (should (efb-test--said-p "No hint yet"))))
+
+(ert-deftest efb-test-q-quits-the-window ()
+  "q leaves the game's window, as in every Emacs special buffer."
+  (efb-test--with-game efb-test--virtual
+    (let ((buffer (current-buffer)))
+      (switch-to-buffer buffer)
+      (should (eq (lookup-key efb-mode-map (kbd "q")) #'quit-window))
+      (call-interactively (lookup-key efb-mode-map (kbd "q")))
+      (should-not (eq (window-buffer (selected-window)) buffer))
+      (set-buffer buffer)
+      ;; Nothing was sent: the game is where it was, and goes on.
+      (should (efb-sync))
+      (should (equal (efb-test--screen) "intro-1"))
+      (should (efb--live-p))
+      ;; M-x efb shows it again.
+      (should (eq (efb) buffer))
+      (should (eq (window-buffer (selected-window)) buffer)))))
+
+(ert-deftest efb-test-sound-through-the-engines-pack ()
+  "Without Emacspeak, cues and ambiences play the engine's own sounds."
+  (let* ((log (make-temp-file "efb-sounds"))
+         (player (make-temp-file "efb-player" nil ".sh"))
+         (efb-sound-directory nil))
+    (with-temp-file player
+      (insert "#!/bin/sh\necho \"$1\" >> " (shell-quote-argument log) "\n"
+              "case \"$1\" in */ambiences/*) exec sleep 60;; esac\n"))
+    (set-file-modes player #o700)
+    (unwind-protect
+        (let ((ambience nil))
+          (efb-test--with-game efb-test--virtual
+            (setq-local efb-sound-player player)
+            (setq-local efb-sound-function #'efb-default-sound)
+            (setq-local efb-ambience-function #'efb-default-ambience)
+            ;; The pack installed next to the engine is found.
+            (should (file-exists-p (expand-file-name "cues/chapter.wav"
+                                                     (efb--sound-directory))))
+            (efb-test--press "e")
+            (should (equal (efb-test--screen) "chapter-cellar"))
+            (setq ambience efb--ambience-process)
+            (should (process-live-p ambience))
+            (should (equal efb--ambience "water-behind-a-wall"))
+            (efb-test--until
+             (lambda ()
+               (with-temp-buffer
+                 (insert-file-contents log)
+                 (and (string-match-p "/cues/chapter\\.wav$" (buffer-string))
+                      (string-match-p "/ambiences/water-behind-a-wall\\.wav$"
+                                      (buffer-string))))))
+            (should-not (fboundp 'emacspeak-auditory-icon)))
+          ;; Quitting the game stops the ambience.
+          (efb-test--until (lambda () (not (process-live-p ambience)))))
+      (delete-file log)
+      (delete-file player))))
+
+(ert-deftest efb-test-attach-playing-takes-control ()
+  "In a game nobody controls, simply playing takes control."
+  (efb-test--with-server socket
+    (let ((first (efb-test--attach socket "*efb*"))
+          (second (efb-test--attach socket "*efb second*")))
+      (with-current-buffer first
+        (efb-test--press "O")
+        (should efb--control-free))
+      (with-current-buffer second
+        (should (efb-sync))
+        (should (equal efb--role "observer"))
+        (should efb--control-free)
+        (setq efb-test--heard nil)
+        ;; No C first: the gesture takes control and is carried out.
+        (efb-test--press "SPC")
+        (efb-test--until (lambda () (equal efb--role "controller")))
+        (should (equal (efb-test--screen) "intro-2"))
+        (should-not efb--errors)
+        (should (efb-test--heard-p "You control the game")))
+      (with-current-buffer first
+        (should (efb-sync))
+        (should-not efb--control-free)
+        ;; Control is taken now: the other player's gesture is refused.
+        (efb-test--press "SPC")
+        (should (equal (alist-get 'code (car efb--errors)) "read_only"))
+        (should (equal (efb-test--screen) "intro-2"))))))
 
 ;;; efb-tests.el ends here

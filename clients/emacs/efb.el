@@ -38,16 +38,29 @@
 ;;   a            a custom action of the element (prefix N: the Nth)
 ;;   + / -        adjust a dial up / down (also =)
 ;;   SPC          magic tap (the screen's main action)
-;;   q / e        escape (back out; opens the level menu on a level)
+;;   e / ESC      escape (back out; opens the level menu on a level)
 ;;   h            hear a hint
 ;;   m            open the level menu
+;;   j            go to a level (chapter.level, e.g. 2.1)
+;;   U / C-/      undo: take back the last move of the level
+;;   T            say the time the torch has left
+;;   c            turn the clock off (or on again)
+;;   N            start the game over (asks first)
 ;;   l            say the last announcement again
 ;;   v            choose among everything that can be done now
 ;;   w            let time pass (prefix N: N seconds)
 ;;   g            ask the engine for the whole screen again
+;;   q            leave the game's window (the game goes on; M-x efb
+;;                shows it again)
 ;;   Q            quit the game (leave it, when following a shared game)
 ;;   C            take control of a shared game, once nobody has it
 ;;   O            hand control of a shared game over: only follow it
+;;
+;; Sounds: with Emacspeak, the game's cues are auditory icons.  Without
+;; it, the engine's own sound pack (the files `efb play --sound' plays)
+;; is played through the player efb itself would pick (pw-play, paplay
+;; or aplay; `efb-sound-player' names another), and each chapter's
+;; ambience loops until the next (`efb-ambiences').
 ;;
 ;; Hints unlocking and the torch's time on timed levels arrive on
 ;; their own, between commands; they are spoken as they come.
@@ -62,11 +75,13 @@
 ;; /tmp/escape-from-blindness-UID/game.sock).  The header line shows
 ;; your part (controller or observer), and changes of part are said.
 ;; An observer moves nothing: its gestures are refused, and it is told
-;; how to take control.  When the game ends or its server goes away,
-;; it is said, and the buffer stays.
+;; how to take control.  When nobody controls the game, simply playing
+;; takes control, as in the console.  When the game ends or its server
+;; goes away, it is said, and the buffer stays.
 
 ;;; Code:
 
+(require 'cl-lib)
 (require 'seq)
 (require 'subr-x)
 
@@ -97,6 +112,37 @@ else `message'."
 The default plays an Emacspeak auditory icon when Emacspeak is
 loaded, and nothing otherwise."
   :type '(choice function (const :tag "None" ignore)))
+
+(defcustom efb-ambience-function #'efb-default-ambience
+  "Function called with the name of each chapter ambience to loop.
+It is called with nil when the ambience stops.  The default loops
+the engine's own recording through the sound player."
+  :type '(choice function (const :tag "None" ignore)))
+
+(defcustom efb-sound-player nil
+  "How to play the game's sound files when Emacspeak is not loaded.
+nil finds a player the way efb's --sound does: pw-play for PipeWire,
+paplay for PulseAudio, else aplay.  A string is a shell command that
+plays the WAV file given as its last argument.  The symbol `none'
+plays nothing."
+  :type '(choice (const :tag "pw-play, paplay or aplay" nil)
+                 (string :tag "Shell command")
+                 (const :tag "No sound" none)))
+
+(defcustom efb-sound-directory nil
+  "The engine's sound pack: a folder holding cues/ and ambiences/.
+nil means the pack installed next to `efb-program'."
+  :type '(choice (const :tag "Next to the efb program" nil) directory))
+
+(defcustom efb-ambiences t
+  "Non-nil means each chapter's ambience loops while it is played."
+  :type 'boolean)
+
+(defcustom efb-time-pressure t
+  "Non-nil means timed levels are timed: the torch burns.
+nil turns the clock off (the engine's timePressure): the torch waits.
+\[efb-clock] changes it during a game."
+  :type 'boolean)
 
 (defcustom efb-timeout 10
   "Seconds to wait for the engine when a command waits for its reply."
@@ -161,6 +207,14 @@ as returned by `json-parse-string' with symbol keys.")
 (defvar-local efb--closed nil "Non-nil once the connection closed.")
 (defvar-local efb--flush-timer nil
   "Says what was queued, should no burst end come to say it.")
+(defvar-local efb--undo nil
+  "Snapshots taken before the moves of the level, newest first.")
+(defvar-local efb--undo-screen nil "The screen `efb--undo' belongs to.")
+(defvar-local efb--undo-pending nil "Ids of snapshots asked for undo.")
+(defvar-local efb--ambience nil "The name of the ambience looping.")
+(defvar-local efb--ambience-process nil "The process playing it.")
+
+(defconst efb--undo-limit 50 "The most moves of a level undo keeps.")
 
 ;;; Speaking
 
@@ -201,10 +255,95 @@ ASSERTIVE means it interrupts whatever is being said."
   "Emacspeak auditory icons for the game's sound cues.")
 
 (defun efb-default-sound (name)
-  "Play the sound cue NAME as an Emacspeak auditory icon, if possible."
-  (let ((icon (cdr (assoc name efb--icons))))
-    (when (and icon (fboundp 'emacspeak-auditory-icon))
-      (funcall 'emacspeak-auditory-icon icon))))
+  "Play the sound cue NAME.
+As an Emacspeak auditory icon when Emacspeak is loaded, else the
+engine's own recording through the sound player."
+  (if (fboundp 'emacspeak-auditory-icon)
+      (let ((icon (cdr (assoc name efb--icons))))
+        (when icon (funcall 'emacspeak-auditory-icon icon)))
+    (let ((file (efb--sound-file "cues" name)))
+      (when file (efb--play-file file)))))
+
+(defun efb--sound-directory ()
+  "The folder of the engine's sound pack, or nil."
+  (if efb-sound-directory
+      (and (file-directory-p efb-sound-directory) efb-sound-directory)
+    (let ((program (efb--program)))
+      (when program
+        (let ((bin (file-name-directory (file-truename program))))
+          (seq-find #'file-directory-p
+                    (list (expand-file-name
+                           "EscapeFromBlindness_EscapeSound.resources/Sounds" bin)
+                          (expand-file-name
+                           "../share/escape-from-blindness/Sounds" bin))))))))
+
+(defun efb--sound-file (kind name)
+  "The WAV file of the cue or ambience NAME (KIND is cues or ambiences)."
+  (let ((folder (efb--sound-directory)))
+    (when (and folder (stringp name) (string-match-p "\\`[a-z0-9-]+\\'" name))
+      (let ((file (expand-file-name (format "%s/%s.wav" kind name) folder)))
+        (and (file-readable-p file) file)))))
+
+(defun efb--player-command (file)
+  "The command line that plays FILE, or nil when there is no player."
+  (cond ((eq efb-sound-player 'none) nil)
+        ((stringp efb-sound-player)
+         (list shell-file-name shell-command-switch
+               (concat "exec " efb-sound-player " "
+                       (shell-quote-argument file))))
+        (t
+         (let* ((runtime (getenv "XDG_RUNTIME_DIR"))
+                (pipewire (or (getenv "PIPEWIRE_REMOTE")
+                              (and runtime (file-exists-p
+                                            (expand-file-name "pipewire-0" runtime)))))
+                (pulse (or (getenv "PULSE_SERVER")
+                           (and runtime (file-exists-p
+                                         (expand-file-name "pulse/native" runtime))))))
+           (cond ((and pipewire (executable-find "pw-play"))
+                  (list (executable-find "pw-play") file))
+                 ((and pulse (executable-find "paplay"))
+                  (list (executable-find "paplay") file))
+                 ((executable-find "aplay")
+                  (list (executable-find "aplay") "-q" file))
+                 ((executable-find "pw-play")
+                  (list (executable-find "pw-play") file))
+                 ((executable-find "paplay")
+                  (list (executable-find "paplay") file)))))))
+
+(defun efb--play-file (file &optional sentinel)
+  "Play FILE without waiting; return the player's process, or nil.
+SENTINEL, if given, is the process's sentinel."
+  (let ((command (efb--player-command file)))
+    (when command
+      (make-process :name "efb-sound" :command command :noquery t
+                    :connection-type 'pipe :buffer nil
+                    :stderr (get-buffer-create " *efb sound*")
+                    :sentinel (or sentinel #'ignore)))))
+
+(defun efb-default-ambience (name)
+  "Loop the ambience NAME through the sound player; nil stops it."
+  (let ((buffer (current-buffer)))
+    (efb--stop-ambience)
+    (when (and name efb-ambiences)
+      (let ((file (efb--sound-file "ambiences" name)))
+        (when file
+          (setq efb--ambience name)
+          (cl-labels ((loop-again (process _change)
+                        (when (and (not (process-live-p process))
+                                   (buffer-live-p buffer))
+                          (with-current-buffer buffer
+                            (when (and (eq process efb--ambience-process)
+                                       (equal efb--ambience name))
+                              (setq efb--ambience-process
+                                    (efb--play-file file #'loop-again)))))))
+            (setq efb--ambience-process (efb--play-file file #'loop-again))))))))
+
+(defun efb--stop-ambience ()
+  "Stop the ambience looping, if any."
+  (let ((process efb--ambience-process))
+    (setq efb--ambience nil efb--ambience-process nil)
+    (when (and process (process-live-p process))
+      (delete-process process))))
 
 ;;; Talking to the engine
 
@@ -212,12 +351,35 @@ ASSERTIVE means it interrupts whatever is being said."
   "Non-nil when the game's engine is running."
   (and efb--process (process-live-p efb--process) (not efb--finished)))
 
+(defconst efb--session-commands
+  '("hello" "ping" "state" "validActions" "snapshot" "quit" "repeat")
+  "Commands that play nothing: they never take control of a shared game.")
+
+(defconst efb--moves
+  '("activate" "input" "rotor" "rotorItem" "action" "adjust" "magicTap")
+  "The gestures of a level that undo can take back.")
+
 (defun efb--send (command)
-  "Send COMMAND, an alist, to the engine; return its id."
+  "Send COMMAND, an alist, to the engine; return its id.
+In a shared game that nobody controls, a gesture takes control first,
+as the console does.  On a level, a move is preceded by a snapshot,
+for `efb-undo'."
   (unless (efb--live-p)
     (if efb--socket
         (user-error "Not connected to the game: M-x efb-attach joins it")
       (user-error "The game is not running: M-x efb starts it")))
+  (let ((type (alist-get 'type command)))
+    (when (and efb--socket (efb--observer-p) efb--control-free
+               (not (member type efb--session-commands)))
+      (efb--send-line (efb--hello-command "controller")))
+    (when (and (member type efb--moves)
+               (equal (efb--get efb--screen 'kind) "level")
+               (not (efb--observer-p)))
+      (push (efb--send-line '((type . "snapshot"))) efb--undo-pending)))
+  (efb--send-line command))
+
+(defun efb--send-line (command)
+  "Write COMMAND, an alist, to the engine with the next id; return it."
   (let ((id efb--next-id))
     (setq efb--next-id (1+ id))
     (process-send-string
@@ -281,6 +443,7 @@ non-nil when everything was answered."
                                      (process-exit-status process))
                              t)))
         (setq efb--finished t)
+        (efb--stop-ambience)
         (efb--render)))))
 
 (defun efb--closing-words ()
@@ -410,6 +573,9 @@ non-nil when everything was answered."
              efb--elements (efb--get event 'elements)
              efb--new-screen t)
        (unless (member (efb--get event 'kind) '("menu" "assistive"))
+         (unless (equal (efb--get event 'screen) efb--undo-screen)
+           (setq efb--undo nil
+                 efb--undo-screen (efb--get event 'screen)))
          (setq efb--timer nil)
          (efb--stop-ticker))
        (efb--render))
@@ -451,8 +617,17 @@ non-nil when everything was answered."
          (_ (efb--say (efb--get event 'message) t))))
       ("sound"
        (push (efb--get event 'name) efb--sounds)
-       (when efb-sound-function
-         (funcall efb-sound-function (efb--get event 'name))))
+       (if (equal (efb--get event 'name) "ambient")
+           (when efb-ambience-function
+             (funcall efb-ambience-function (efb--get event 'loop)))
+         (when efb-sound-function
+           (funcall efb-sound-function (efb--get event 'name)))))
+      ("snapshot"
+       (when (memq reply-to efb--undo-pending)
+         (setq efb--undo-pending (delq reply-to efb--undo-pending))
+         (push (efb--get event 'blob) efb--undo)
+         (when (> (length efb--undo) efb--undo-limit)
+           (setcdr (nthcdr (1- efb--undo-limit) efb--undo) nil))))
       ("progress" (setq efb--progress event) (efb--update-header))
       ("timer"
        (setq efb--timer event efb--timer-read-at (float-time)
@@ -466,7 +641,8 @@ non-nil when everything was answered."
          (setq efb--settled reply-to))
        (efb--flush))
       ("idle" (efb--flush))
-      ("bye" (setq efb--finished t) (efb--flush) (efb--render)))
+      ("bye" (setq efb--finished t) (efb--stop-ambience) (efb--flush)
+       (efb--render)))
     ;; Protocol 1.0 has no idle: say what comes on its own at once.
     (when (and (null reply-to) (not (member type '("done" "idle")))
                (not (equal efb--version '(1 1)))
@@ -795,16 +971,36 @@ Useful on the virtual clock, where time moves only with this command."
   (interactive)
   (efb--in-game (efb--send '((type . "state")))))
 
+(defconst efb--gesture-commands
+  '(("magicTap" . efb-magic-tap) ("escape" . efb-escape) ("hint" . efb-hint)
+    ("activate" . efb-activate) ("input" . efb-type-answer)
+    ("adjust" . efb-increment) ("action" . efb-action)
+    ("rotor" . efb-rotor-next) ("rotorItem" . efb-rotor-item-next))
+  "The command of `efb-mode' that does each gesture.")
+
 (defun efb--action-choices ()
-  "The valid actions as an alist of unique labels to actions."
-  (let ((seen (make-hash-table :test #'equal))
-        choices)
-    (dolist (action (efb--get efb--valid-actions 'actions))
+  "The valid actions as an alist of distinct names to actions.
+Actions that share a label (a magic tap that hears a hint, and the
+hint gesture) are told apart by the key that does each."
+  (let* ((actions (efb--get efb--valid-actions 'actions))
+         (counts (make-hash-table :test #'equal))
+         (taken (make-hash-table :test #'equal))
+         choices)
+    (dolist (action actions)
+      (puthash (efb--get action 'label)
+               (1+ (gethash (efb--get action 'label) counts 0)) counts))
+    (dolist (action actions)
       (let* ((label (efb--get action 'label))
-             (count (puthash label (1+ (gethash label seen 0)) seen)))
-        (push (cons (if (> count 1) (format "%s (%d)" label count) label)
-                    action)
-              choices)))
+             (type (efb--get (efb--get action 'command) 'type))
+             (command (cdr (assoc type efb--gesture-commands)))
+             (name (if (> (gethash label counts) 1)
+                       (format "%s (%s)" label
+                               (if command (efb--key command) type))
+                     label)))
+        (while (gethash name taken)
+          (setq name (concat name "'")))
+        (puthash name t taken)
+        (push (cons name action) choices)))
     (nreverse choices)))
 
 (defun efb-valid-action (label)
@@ -824,14 +1020,93 @@ Useful on the virtual clock, where time moves only with this command."
               (efb--read-answer (efb--get action 'element))))
       (efb--send (efb--guarded command)))))
 
+(defun efb--hello-command (&optional role)
+  "Our hello, asking for ROLE in a shared game if given."
+  `((type . "hello")
+    (protocol . ((min . [1 0]) (max . [1 1])))
+    (client . "efb.el")
+    (keys . ,(efb--key-names))
+    (want . ["validActions"])
+    (timePressure . ,(if efb-time-pressure t :false))
+    ,@(and role `((role . ,role)))))
+
 (defun efb--hello (&optional role)
   "Send our hello, asking for ROLE in a shared game if given; return its id."
-  (efb--send `((type . "hello")
-               (protocol . ((min . [1 0]) (max . [1 1])))
-               (client . "efb.el")
-               (keys . ,(efb--key-names))
-               (want . ["validActions"])
-               ,@(and role `((role . ,role))))))
+  (efb--send (efb--hello-command role)))
+
+(defun efb--duration-words (seconds)
+  "SECONDS as words: \"1 minute 5 seconds\"."
+  (let ((minutes (/ seconds 60))
+        (rest (% seconds 60)))
+    (string-join
+     (delq nil
+           (list (and (> minutes 0)
+                      (format "%d minute%s" minutes (if (= minutes 1) "" "s")))
+                 (and (or (> rest 0) (= minutes 0))
+                      (format "%d second%s" rest (if (= rest 1) "" "s")))))
+     " ")))
+
+(defun efb-time-left ()
+  "Say how long the torch of this timed level has left."
+  (interactive)
+  (efb--in-game
+    (efb--say-now
+     (cond (efb--timer
+            (format "%s of torch left%s."
+                    (efb--duration-words (ceiling (efb--remaining-ms) 1000.0))
+                    (if (efb--get efb--timer 'paused) ", paused" "")))
+           ((not efb-time-pressure)
+            "The clock is off: no torch burns.")
+           (t "No torch burns on this level."))
+     nil)))
+
+(defun efb-clock ()
+  "Turn the clock off, or on again.
+Off, the torch of a timed level waits for you (at once, on the level
+being played); on, timed levels are timed again from the next one."
+  (interactive)
+  (efb--in-game
+    (setq efb-time-pressure (not efb-time-pressure))
+    (efb--hello)
+    (efb--say-now (if efb-time-pressure
+                      "The clock is on: timed levels are timed again from the next one."
+                    "The clock is off: the torch waits for you.")
+                  nil)))
+
+(defun efb-replay (&optional force)
+  "Start the game over, clearing all progress; ask first unless FORCE."
+  (interactive "P")
+  (efb--in-game
+    (when (or force
+              (y-or-n-p "Start the game over? All your progress will be cleared. "))
+      (setq efb--undo nil)
+      (efb--send '((type . "replay"))))))
+
+(defun efb-goto-level (chapter level)
+  "Go to LEVEL of CHAPTER (numbers from 1), if it is unlocked.
+Interactively, read them as \"chapter.level\", such as 2.1."
+  (interactive
+   (let ((text (read-string "Go to level (chapter.level, such as 2.1): ")))
+     (if (string-match "\\`[[:space:]]*\\([0-9]+\\)[.:, ]+\\([0-9]+\\)[[:space:]]*\\'" text)
+         (list (string-to-number (match-string 1 text))
+               (string-to-number (match-string 2 text)))
+       (user-error "Give the level as chapter.level, such as 2.1"))))
+  (efb--in-game
+    (setq efb--undo nil)
+    (efb--send `((type . "goto") (chapter . ,chapter) (level . ,level)))))
+
+(defun efb-undo ()
+  "Take back the last move of the level being played."
+  (interactive)
+  (efb--in-game
+    (efb-sync)
+    (if (not (and efb--undo
+                  (equal (efb--get efb--screen 'screen) efb--undo-screen)))
+        (efb--say-now "Nothing to take back on this level." nil)
+      (let ((blob (pop efb--undo)))
+        (efb--send `((type . "restore") (blob . ,blob)))
+        (efb--say "Move taken back.")
+        (efb--send '((type . "state")))))))
 
 (defun efb-take-control ()
   "Take control of the shared game, once nobody else has it."
@@ -908,11 +1183,18 @@ Controlling one, quitting ends it for everyone."
     (define-key map (kbd "=") #'efb-increment)
     (define-key map (kbd "-") #'efb-decrement)
     (define-key map (kbd "SPC") #'efb-magic-tap)
-    (define-key map (kbd "q") #'efb-escape)
+    (define-key map (kbd "q") #'quit-window)
     (define-key map (kbd "e") #'efb-escape)
     (define-key map (kbd "<escape>") #'efb-escape)
     (define-key map (kbd "h") #'efb-hint)
     (define-key map (kbd "m") #'efb-menu)
+    (define-key map (kbd "j") #'efb-goto-level)
+    (define-key map (kbd "U") #'efb-undo)
+    (define-key map [remap undo] #'efb-undo)
+    (define-key map (kbd "C-/") #'efb-undo)
+    (define-key map (kbd "T") #'efb-time-left)
+    (define-key map (kbd "c") #'efb-clock)
+    (define-key map (kbd "N") #'efb-replay)
     (define-key map (kbd "l") #'efb-repeat)
     (define-key map (kbd "v") #'efb-valid-action)
     (define-key map (kbd "w") #'efb-wait)
@@ -941,6 +1223,7 @@ controller or observer.
 (defun efb--kill-process ()
   "Stop the engine, as its buffer is killed."
   (efb--stop-ticker)
+  (efb--stop-ambience)
   (when (and efb--process (process-live-p efb--process))
     ;; Nothing to say: the player closed the game on purpose.
     (set-process-sentinel efb--process #'ignore)
@@ -992,7 +1275,8 @@ A game already running there is shown again."
         efb--sounds nil efb--errors nil efb--filter-errors nil
         efb--version nil efb--capabilities nil efb--new-screen nil
         efb--socket socket efb--role nil efb--control-free nil
-        efb--leaving nil efb--closed nil))
+        efb--leaving nil efb--closed nil efb--undo nil efb--undo-screen nil
+        efb--undo-pending nil))
 
 (defun efb-default-socket ()
   "The socket `efb serve' listens on when not told otherwise."

@@ -4,8 +4,8 @@ built engine.
 
     python3 clients/python/test_client.py [-v]
 
-The engine is found like the client finds it: $EFB_BINARY, else .build/release/efb, else
-.build/debug/efb. A few tests use small fake engines (Python scripts) to check how the client
+The engine is $EFB_BINARY, else the efb of `swift build --show-bin-path` (the build the other
+tests use), else .build/release/efb or .build/debug/efb; with none, the run fails. A few tests use small fake engines (Python scripts) to check how the client
 reports broken output, a dead engine and a silent one.
 """
 
@@ -30,20 +30,19 @@ from efb_client import (  # noqa: E402
     EngineTimeout,
     ProtocolViolation,
     Reply,
-    find_binary,
     protocol_field,
 )
+from testsupport import BINARY, require_binary  # noqa: E402
 
 GAME = ["--seed", "1", "--clock", "virtual", "--memory-save"]
 # The real clock, with a hint unlocking every 0.2 s.
 REAL = ["--seed", "1", "--clock", "real", "--memory-save", "--hint-interval", "0.2"]
 
-try:
-    BINARY = find_binary()
-except FileNotFoundError:
-    BINARY = None
 
-needs_engine = unittest.skipIf(BINARY is None, "no efb binary: build it or set $EFB_BINARY")
+def setUpModule():
+    # No engine is a failure, never a skip: without it most of these tests would prove nothing.
+    require_binary()
+    os.environ["EFB_BINARY"] = BINARY  # for the client's own search, in Engine() and bot.run()
 
 
 def fake_engine(body: str) -> str:
@@ -80,7 +79,6 @@ HELLO_LINE = (
 )
 
 
-@needs_engine
 class HandshakeTests(unittest.TestCase):
     def test_opening_and_hello(self):
         with Engine(GAME) as engine:
@@ -115,7 +113,6 @@ class HandshakeTests(unittest.TestCase):
             self.assertEqual(engine.opening, [])
 
 
-@needs_engine
 class ConversationTests(unittest.TestCase):
     def setUp(self):
         self.engine = Engine(GAME)
@@ -204,7 +201,6 @@ class ConversationTests(unittest.TestCase):
         self.assertEqual(state.first("focus")["index"], 1)
 
 
-@needs_engine
 class TextTests(unittest.TestCase):
     def test_typed_text_with_line_separators_round_trips(self):
         text = "a\u2028b\u2029c\u0085d \u00e9\U0001F600 \"quoted\" \\ /"
@@ -234,7 +230,6 @@ class ProtocolFieldTests(unittest.TestCase):
             protocol_field("one")
 
 
-@needs_engine
 class NegotiationTests(unittest.TestCase):
     def test_by_default_1_1_is_agreed(self):
         with Engine(GAME, hello={"want": ["validActions", "no-such-thing"]}) as engine:
@@ -280,7 +275,6 @@ class NegotiationTests(unittest.TestCase):
             self.assertEqual(engine.version, (1, 0))  # the engine carries on in what it spoke
 
 
-@needs_engine
 class ModelTests(unittest.TestCase):
     def assert_model_is_the_engine_view(self, engine):
         """The model, kept from events, equals what ``state`` sends whole."""
@@ -349,7 +343,6 @@ class ModelTests(unittest.TestCase):
             self.assertFalse(engine.timer.paused)
 
 
-@needs_engine
 class RealClockTests(unittest.TestCase):
     def test_idle_ends_an_unsolicited_hint(self):
         with Engine(REAL, timeout=5) as engine:
@@ -388,7 +381,6 @@ class RealClockTests(unittest.TestCase):
             self.assertEqual(refused.errors[0]["field"], "target")
 
 
-@needs_engine
 class BatchTests(unittest.TestCase):
     def test_a_batch_is_all_or_nothing(self):
         with Engine(GAME) as engine:
@@ -418,7 +410,6 @@ class BatchTests(unittest.TestCase):
                 engine.batch([{"type": "next", "id": 7}])
 
 
-@needs_engine
 class EndTests(unittest.TestCase):
     def test_engine_killed_mid_conversation(self):
         engine = Engine(GAME, stderr="capture")
@@ -544,7 +535,6 @@ class FakeEngineTests(unittest.TestCase):
         self.assert_violation(path)
 
 
-@needs_engine
 class BotTests(unittest.TestCase):
     def test_the_bot_escapes(self):
         # ("on" is "auto" with this engine, which lists the capability.)
