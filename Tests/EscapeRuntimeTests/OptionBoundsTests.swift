@@ -25,6 +25,7 @@ import Testing
         let status = Self.exitStatus(game)
         #expect(status == 64, "--hint-interval \(value): \(status.map(String.init) ?? "still running")")
         #expect(game.output.data.isEmpty, "--hint-interval \(value) started a game")
+        try waitUntil("efb's standard error to close") { game.errors.isEnded }
         #expect(game.standardError.contains("--hint-interval"), "\(game.standardError)")
     }
 
