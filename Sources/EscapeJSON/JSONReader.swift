@@ -369,7 +369,78 @@ public struct JSONReader {
         guard let value = Double(text), value.isFinite else {
             throw JSONReadError(problem: .numberOutOfRange, offset: start)
         }
-        return .double(value)
+        guard !isInteger else { return .double(value) }
+        switch Self.integralValue(bytes[start..<index]) {
+        case .fractional:
+            return .double(value)
+        case .integral(let magnitude?):
+            let negative = bytes[start] == UInt8(ascii: "-")
+            if !negative, let exact = Int(exactly: magnitude) { return .int(exact) }
+            if !negative { return .uint(magnitude) }
+            if magnitude <= UInt64(Int.max) + 1 {
+                return .int(magnitude == 0 ? 0 : Int(truncatingIfNeeded: 0 &- magnitude))
+            }
+            return .double(value)
+        case .integral(nil):
+            return .double(value)
+        }
+    }
+
+    /// What the digits of a number say about it being an integer.
+    enum Integrality: Equatable {
+        /// An integer: its magnitude when 64 bits hold it.
+        case integral(UInt64?)
+        /// Not an integer.
+        case fractional
+    }
+
+    /// Whether a number in JSON's grammar has an integral value, read from its digits, and which.
+    ///
+    /// The digits before the exponent, without leading or trailing zeros, stand for an integer `m`
+    /// times ten to some power `p`; the number is integral when it is 0 or when `p` is not negative.
+    /// Whether a number is an integer is decided on its digits, never on the nearest double: `1e-400`
+    /// and `9007199254740991.0000000001` round to integers but are not. An integral one written with a
+    /// fraction or an exponent (`1000.0`, `1e3`) is the integer it is, exactly.
+    static func integralValue(_ number: ArraySlice<UInt8>) -> Integrality {
+        var digits: [UInt8] = []
+        var fractionLength = 0
+        var inFraction = false
+        var exponent = 0
+        var exponentSign = 1
+        var inExponent = false
+        for byte in number {
+            switch byte {
+            case UInt8(ascii: "."): inFraction = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+            case UInt8(ascii: "-") where inExponent: exponentSign = -1
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where inExponent:
+                // Saturated: an exponent beyond any digit count decides the same way.
+                exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 1 << 40)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inFraction { fractionLength += 1 }
+                digits.append(byte)
+            default: continue
+            }
+        }
+        guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }),
+            let last = digits.lastIndex(where: { $0 != UInt8(ascii: "0") })
+        else { return .integral(0) }
+        let power = exponentSign * exponent - fractionLength + (digits.count - 1 - last)
+        guard power >= 0 else { return .fractional }
+        guard last - first + 1 + power <= 20 else { return .integral(nil) }
+        var magnitude: UInt64 = 0
+        for digit in digits[first...last] {
+            let (times, overflowTimes) = magnitude.multipliedReportingOverflow(by: 10)
+            let (plus, overflowPlus) = times.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflowTimes, !overflowPlus else { return .integral(nil) }
+            magnitude = plus
+        }
+        for _ in 0..<power {
+            let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return .integral(nil) }
+            magnitude = times
+        }
+        return .integral(magnitude)
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {

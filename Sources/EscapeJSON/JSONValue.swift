@@ -6,13 +6,15 @@ public enum JSONValue: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number without fraction or exponent that fits in a signed 64-bit integer.
+    /// An integer that fits in a signed 64-bit integer, however it was written (`5`, `5.0`, `5e0`).
     case int(Int)
-    /// A number without fraction or exponent above `Int.max` that fits in an unsigned 64-bit integer.
+    /// An integer above `Int.max` that fits in an unsigned 64-bit integer.
     ///
     /// Only such numbers take this case, so each integer has one spelling: `5` is always `.int(5)`.
     case uint(UInt64)
-    /// Any other finite number.
+    /// Any other finite number: one with a fraction (decided on its digits, so `1e-400` is one, though
+    /// it is nearest to 0), or an integer beyond 64 bits (`1e20`), the only integers this case holds
+    /// when read.
     case double(Double)
     /// A string.
     case string(String)

@@ -115,7 +115,9 @@ struct ValueDecoder: Decoder {
         switch value {
         case .int(let number): exact = Integer(exactly: number)
         case .uint(let number): exact = Integer(exactly: number)
-        case .double(let number): exact = Integer(exactly: number)
+        // Read JSON holds an integer within 64 bits as `.int` or `.uint`: a smaller `.double` has a
+        // fraction, even when it is nearest to an integer (`1e-400`, `3.0000000000000001`).
+        case .double(let number) where number.magnitude >= 0x1p63: exact = Integer(exactly: number)
         default: throw mismatch(type)
         }
         guard let exact else {

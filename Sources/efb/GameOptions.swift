@@ -11,6 +11,42 @@ enum ClockChoice: String, ExpressibleByArgument, CaseIterable {
     case real, virtual
 }
 
+/// `--hint-interval`: seconds written as a decimal number, kept as the whole milliseconds they are.
+///
+/// Parsed by hand: `Double` would take `0x10`, `inf` and `1e-9`, and a fraction of a millisecond would
+/// become 0 ms. The text is kept so ``GameOptions/validate()`` can say what was wrong with it.
+struct HintInterval: ExpressibleByArgument, Hashable {
+    /// The default: 30 seconds.
+    static let standard = Self(argument: "30")
+    /// The milliseconds allowed: one millisecond to one day.
+    static let range: ClosedRange<Int64> = 1...86_400_000
+
+    /// What was written.
+    let text: String
+    /// The milliseconds it says; `nil` when it is not digits with an optional fraction of at most three
+    /// digits (below a millisecond), or when it is too large to count.
+    let milliseconds: Int64?
+
+    init(argument: String) {
+        text = argument
+        let parts = argument.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
+        let digits = whole + fraction
+        guard !digits.isEmpty, fraction.count <= 3, whole.count <= 12,
+            digits.allSatisfy({ $0.isASCII && $0.isNumber })
+        else {
+            milliseconds = nil
+            return
+        }
+        let padded = fraction + String(repeating: "0", count: 3 - fraction.count)
+        milliseconds = Int64(whole.isEmpty ? "0" : whole).flatMap { seconds in Int64(padded).map { seconds * 1000 + $0 }
+        }
+    }
+
+    var defaultValueDescription: String { text }
+}
+
 /// The options every way of playing shares.
 struct GameOptions: ParsableArguments {
     @Option(help: "Seed of the generator that shuffles answers; the same seed gives the same game.")
@@ -34,8 +70,8 @@ struct GameOptions: ParsableArguments {
     @Option(help: "Play an adventure file instead of the shipped one.")
     var adventure: String?
 
-    @Option(help: "Seconds between two hints unlocking.")
-    var hintInterval: Double = 30
+    @Option(help: "Seconds between two hints unlocking (a decimal number, to the millisecond: 0.001 to 86400).")
+    var hintInterval: HintInterval = .standard
 
     @Flag(help: "Unlock every hint as soon as a level starts.")
     var hintsAtOnce = false
@@ -56,7 +92,7 @@ struct GameOptions: ParsableArguments {
         if readOnlySave { names.append("--read-only-save") }
         if locale != nil { names.append("--locale") }
         if adventure != nil { names.append("--adventure") }
-        if hintInterval != 30 { names.append("--hint-interval") }
+        if hintInterval.milliseconds != HintInterval.standard.milliseconds { names.append("--hint-interval") }
         if hintsAtOnce { names.append("--hints-at-once") }
         if noTimePressure { names.append("--no-time-pressure") }
         return names
@@ -77,8 +113,17 @@ struct GameOptions: ParsableArguments {
 
     func validate() throws {
         if memorySave && save != nil { throw ValidationError("--save and --memory-save cannot be used together.") }
-        if !(hintInterval > 0 && hintInterval <= 86_400) {
-            throw ValidationError("--hint-interval must be more than 0 and at most 86400 seconds.")
+        // Checked as the milliseconds the engine will use, not as the text or a floating-point value.
+        guard let milliseconds = hintInterval.milliseconds else {
+            throw ValidationError(
+                "--hint-interval takes seconds in decimal digits, to the millisecond (at most three after the point), "
+                    + "such as 30 or 0.5, from 0.001 to 86400 (not \"\(hintInterval.text)\")."
+            )
+        }
+        guard (HintInterval.range).contains(milliseconds) else {
+            throw ValidationError(
+                "--hint-interval must be at least 0.001 and at most 86400 seconds (not \"\(hintInterval.text)\")."
+            )
         }
     }
 
@@ -139,7 +184,7 @@ struct GameOptions: ParsableArguments {
             throw ExitCode(75)
         }
         let options = EngineOptions(
-            hintInterval: Int64(hintInterval * 1000),
+            hintInterval: hintInterval.milliseconds ?? HintInterval.range.lowerBound,
             hintsAtOnce: hintsAtOnce,
             seed: seed,
             timePressure: !noTimePressure

@@ -8,12 +8,40 @@ struct JSONReaderTests {
 
     @Test func readsEveryKindOfValue() throws {
         let value = try read(#" {"a": [1, -2.5, 3e2, true, false, null], "b": "x\u00e9\ud83d\ude00\n\"\\\/"} "#)
-        #expect(value == ["a": [1, .double(-2.5), .double(300), true, false, nil], "b": "xé😀\n\"\\/"])
+        #expect(value == ["a": [1, .double(-2.5), .int(300), true, false, nil], "b": "xé😀\n\"\\/"])
     }
 
     @Test func keepsLargeIntegersExact() throws {
         #expect(try read("9007199254740993") == .int(9_007_199_254_740_993))
-        #expect(try read("1.0") == .double(1))
+        #expect(try read("1.0") == .int(1))
+    }
+
+    /// Integrality is read from the digits, never from the nearest double (issue 26 G): before,
+    /// `1e-400` was `.double(0)` and `9007199254740991.0000000001` `.double(9007199254740991)`,
+    /// which every integer field then took as integers.
+    @Test(
+        arguments: [
+            "1e-400", "-1e-400", "9007199254740991.0000000001", "0.5", "1.5e0", "15e-1", "1000000000000000000001e-21",
+            "4.9e-324", "2.4703282292062328e-324", "9223372036854775807.5",
+        ]
+    )
+    func aNumberWithAFractionIsNeverAnInteger(text: String) throws {
+        guard case .double = try read(text) else {
+            Issue.record("\(text) was read as \(try read(text))")
+            return
+        }
+    }
+
+    @Test func anIntegralNumberIsTheExactIntegerHoweverItIsWritten() throws {
+        let samples: [(String, JSONValue)] = [
+            ("1000.0", .int(1000)), ("1e3", .int(1000)), ("1E+3", .int(1000)), ("10000e-1", .int(1000)),
+            ("-0", .int(0)), ("-0.0", .int(0)), ("0e-99999999999999999999", .int(0)), ("0.000e5", .int(0)),
+            ("9007199254740993e0", .int(9_007_199_254_740_993)), ("9007199254740993.000", .int(9_007_199_254_740_993)),
+            ("-9223372036854775808.0", .int(.min)), ("18446744073709551615e0", .uint(.max)),
+            ("1e19", .uint(10_000_000_000_000_000_000)), ("1e20", .double(1e20)), ("-1e19", .double(-1e19)),
+            ("12300e-2", .int(123)),
+        ]
+        for (text, value) in samples { #expect(try read(text) == value, "\(text)") }
     }
 
     @Test(

@@ -97,7 +97,9 @@ struct JSONValueDecoderTests {
     }
 
     @Test func acceptsIntegralNumbersWrittenWithAFractionLikeFoundation() throws {
-        #expect(try JSONValueDecoder().decode([Int].self, from: [.double(1), .double(100)]) == [1, 100])
+        // The reader makes an integral number `.int` however it is written; a `.double` has a fraction.
+        let written = try JSONReader.read(Array("[1.0, 100.00, 1e2]".utf8))
+        #expect(try JSONValueDecoder().decode([Int].self, from: written) == [1, 100, 100])
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode([Int].self, from: [.double(1.5)]) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode([Int8].self, from: [300]) }
         #expect(throws: DecodingError.self) { try JSONValueDecoder().decode([Int64].self, from: [.uint(.max)]) }
@@ -162,5 +164,20 @@ struct JSONValueDecoderTests {
         let (path, error) = try failure(JSONWriter.string(.object(members)))
         #expect(path == "$.places[0]")
         guard case .typeMismatch = error else { throw error }
+    }
+}
+
+/// An integer property never takes a number with a fraction, however near an integer it is (issue 26 G).
+struct FractionNeverIntegerTests {
+    @Test(arguments: ["1e-400", "9007199254740991.0000000001", "2.0000000000000001"])
+    func anIntegerPropertyRefusesAFraction(text: String) throws {
+        let value = try JSONReader.read(Array("[\(text)]".utf8))
+        #expect(throws: DecodingError.self) { try JSONValueDecoder().decode([Int].self, from: value) }
+        #expect(throws: Never.self) { try JSONValueDecoder().decode([Double].self, from: value) }
+    }
+
+    @Test func anIntegerPropertyTakesAnIntegralNumberWrittenAnyWay() throws {
+        let value = try JSONReader.read(Array("[1e3, 1000.0, 10000e-1]".utf8))
+        #expect(try JSONValueDecoder().decode([Int].self, from: value) == [1000, 1000, 1000])
     }
 }

@@ -37,6 +37,10 @@ public struct SnapshotMismatch: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension Engine {
+    /// The largest `gen` (and session `seq`) a snapshot may bring back: 2^52, half of what JSON's
+    /// integers hold exactly, so counting on from a restored game never reaches 2^53 − 1.
+    public static let maximumRestoredCounter = 1 << 52
+
     /// The whole state, to be restored later with ``restore(_:takenAt:now:)``.
     public var snapshot: EngineSnapshot {
         EngineSnapshot(
@@ -80,7 +84,7 @@ extension Engine {
         state = restoredState
         // The state changed, so the generation grows; it takes the snapshot's when that is ahead, so a
         // fresh engine that restores numbers what follows exactly as the original did. It never goes back.
-        generation = max(generation + 1, snapshot.generation)
+        generation = max(generation.countingOn, snapshot.generation)
         lastAnnouncement = snapshot.lastAnnouncement
         keyNames = snapshot.keyNames
         timePressure = snapshot.timePressure
@@ -113,7 +117,8 @@ extension Engine {
         }
         let safe = 0...Int(Int64.safeInteger)
         let candidate = snapshot.state
-        try require(safe.contains(snapshot.generation), "generation", .snapshotOutOfRange)
+        // A generation the game could count on from for ever, not one at the edge of what JSON holds.
+        try require((0...Self.maximumRestoredCounter).contains(snapshot.generation), "generation", .snapshotOutOfRange)
         try require(safe.contains(candidate.visits), "state.visits", .snapshotOutOfRange)
         let ids = Set(adventure.chapters.flatMap { $0.levels.map(\.id) })
         try require(candidate.progress.completed.isSubset(of: ids), "state.progress.completed", .snapshotUnknownLevels)
@@ -150,9 +155,21 @@ extension Engine {
                     "\(path).place.chapter._0",
                     .snapshotNoChapter
                 )
+                // A chapter's page leads to the level its `begin` enters, which must be open: a page
+                // not tied to the progress would skip every level before it.
+                var entered = LevelPosition(chapter: chapter, level: 0)
+                if let current = candidate.progress.current, current.chapter == chapter { entered = current }
+                try require(
+                    adventure.chapters[chapter].levels.indices.contains(entered.level) && restored.isUnlocked(entered),
+                    "\(path).place.chapter._0",
+                    .snapshotLevelLocked
+                )
             case .level(let position, let levelState):
                 try checkLevel(position, levelState, in: restored, at: "\(path).place.level", reference: reference)
-            case .menu, .assistive, .end:
+            case .end:
+                // The end screen comes once every level is solved: no level is left to carry on with.
+                try require(candidate.progress.current == nil, "\(path).place", .snapshotImpossible)
+            case .menu, .assistive:
                 break
             }
             let count = restored.makeScreen(for: frame).elements.count

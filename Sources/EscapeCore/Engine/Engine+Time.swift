@@ -48,7 +48,7 @@ extension Engine {
                 relitState.hintsHeard = levelState.hintsHeard
             }
             enter(.level(position, relitState))
-            generation += 1
+            generation = generation.countingOn
             let said = Announcement(messages.timeUp ?? "", priority: .assertive, category: .time)
             lastAnnouncement = said
             return [.event(.sound(.torchOut)), .event(.announce(said))] + arrivalEffects() + timerEffects(now: relit)

@@ -156,7 +156,11 @@ public struct Engine: Sendable {
 
     private mutating func noticeHints(now: Int64) -> [Effect] {
         guard case .level(let position, var levelState) = top.place else { return [] }
-        levelState.hintsNoticed = unlockedHints(levelState, at: position, now: now)
+        // Each notice moves on by at least one hint, so time advancing always ends (a forged state or a
+        // tiny interval cannot make it notice the same hint for ever).
+        let count = level(at: position).hints.count
+        let unlocked = unlockedHints(levelState, at: position, now: now)
+        levelState.hintsNoticed = min(count, max(levelState.hintsNoticed + 1, unlocked))
         replaceTop(.level(position, levelState))
         // News about hints changes nothing a gesture acts on: the generation stays.
         let announcement = Announcement(adventure.messages.hintReady, category: .hint)
@@ -176,7 +180,7 @@ public struct Engine: Sendable {
         guard levelState.hintsNoticed < count else { return nil }
         let earned = levelState.hintsNoticed + 1 - (levelState.hintsKept ?? 0)
         return levelState.enteredAt.adding(
-            saturating: Int64(max(1, earned)).multiplied(saturating: options.hintInterval)
+            saturating: Int64(max(1, earned)).multiplied(saturating: max(1, options.hintInterval))
         )
     }
 
@@ -236,7 +240,7 @@ public struct Engine: Sendable {
         let before = screen
         keyNames = names
         guard screen != before else { return [] }
-        generation += 1
+        generation = generation.countingOn
         return arrivalEffects()
     }
 
@@ -254,7 +258,7 @@ public struct Engine: Sendable {
         now: Int64
     ) -> [Effect] {
         guard state != before else { return [] }
-        if Self.gestureView(of: state) != Self.gestureView(of: before) { generation += 1 }
+        if Self.gestureView(of: state) != Self.gestureView(of: before) { generation = generation.countingOn }
         if state.visits != before.visits {
             var effects = ambienceEffects() + arrivalEffects() + timerEffects(now: now)
             if top.place == .end {

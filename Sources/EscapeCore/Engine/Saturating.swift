@@ -25,3 +25,9 @@ extension Int64 {
         return (self < 0) != (other < 0) ? .min : .max
     }
 }
+
+extension Int {
+    /// The next value of a counter the protocol sends (`seq`, `gen`): one more, but never past 2^53 − 1,
+    /// the largest integer every JSON reader holds exactly.
+    public var countingOn: Int { self < Int(Int64.safeInteger) ? self + 1 : self }
+}

@@ -250,12 +250,15 @@ private struct Fields {
         case notANumber
     }
 
-    /// Reads any JSON number with an integral value as an integer: `1000`, `1000.0`, `1e3` and `1E3` alike.
+    /// Reads any JSON number with an integral value as an integer: `1000`, `1000.0`, `1e3` and `1E3` alike
+    /// (the reader makes them all `.int`).
     private static func integer(_ value: JSONValue) -> Integral {
         switch value {
         case .int(let integer): .integral(integer)
         case .uint: .integral(nil)
-        case .double(let number) where number.rounded(.towardZero) == number: .integral(Int(exactly: number))
+        // The reader decides integrality on the digits: a `.double` below 2^63 has a fraction, even
+        // when it is nearest to an integer (`1e-400`, `9007199254740991.0000000001`).
+        case .double(let number) where number.magnitude >= 0x1p63: .integral(nil)
         case .double: .fractional
         case .null, .bool, .string, .array, .object: .notANumber
         }

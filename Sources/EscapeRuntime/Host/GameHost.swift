@@ -19,6 +19,9 @@ public protocol GameHost: AnyObject {
     var descriptors: [Int32] { get }
     /// Descriptors the host has output waiting for; ``flush()`` writes what they take.
     var writeDescriptors: [Int32] { get }
+    /// Whether the game takes more commands now; while `false` the loop stops reading the front end's
+    /// ``FrontEnd/commandDescriptors`` (back-pressure: a real-clock `wait` keeps what it can hold).
+    var acceptsInput: Bool { get }
     /// Handles one input; returns the events it brought at once.
     func handle(_ input: SessionInput) -> [StampedEvent]
     /// Reads what arrived on its ``descriptors``; returns the events it brought.
@@ -32,6 +35,8 @@ extension GameHost {
     public var descriptors: [Int32] { [] }
     /// No output of its own.
     public var writeDescriptors: [Int32] { [] }
+    /// Always: what it is handed goes on at once.
+    public var acceptsInput: Bool { true }
     /// Nothing arrives by itself.
     public func service(readable: Set<Int32>) -> [StampedEvent] { [] }
     /// Nothing to write.

@@ -17,6 +17,11 @@ public final class SessionHost {
     private let clock: any GameClock
     /// When the session asked to be woken, on the clock's scale.
     public private(set) var nextDeadline: Int64?
+    /// Given the events of the input in hand just before a save is written.
+    ///
+    /// So what was answered reaches the output before the write that might fail or be killed;
+    /// ``handle(_:)`` then returns only the events after it. `nil`: everything is returned.
+    public var showBeforeSave: (([StampedEvent]) -> Void)?
 
     /// Creates a host from what ``SaveKeeper/open(for:whenLocked:)`` found.
     ///
@@ -71,6 +76,8 @@ public final class SessionHost {
     public var hasStarted: Bool { session.hasStarted }
     /// Whether the session has ended; nothing more is accepted.
     public var isFinished: Bool { session.isFinished }
+    /// Whether the session takes more lines now (see ``Session/acceptsInput``).
+    public var acceptsInput: Bool { session.acceptsInput }
     /// The clock's time.
     public var now: Int64 { clock.now() }
 
@@ -100,13 +107,19 @@ public final class SessionHost {
     public func handle(_ input: SessionInput) -> [StampedEvent] {
         var events: [StampedEvent] = []
         var pending = [input]
-        while !pending.isEmpty {
-            let actions = session.handle(pending.removeFirst(), now: clock.now())
+        var next = 0
+        while next < pending.count {
+            let actions = session.handle(pending[next], now: clock.now())
+            next += 1
             for action in actions {
                 switch action {
                 case .send(let sent):
                     events += sent
                 case .save(let data):
+                    if let showBeforeSave, !events.isEmpty {
+                        showBeforeSave(events)
+                        events = []
+                    }
                     // A failure is reported once the actions in hand are carried out, so events stay in order.
                     if let error = keeper.save(data) {
                         pending.append(.saveFailed(location: keeper.store.location, error: error))

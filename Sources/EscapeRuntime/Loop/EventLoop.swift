@@ -15,8 +15,11 @@ import Musl
 /// Each turn it writes out what was shown, then waits with `poll` on the front end's descriptors and
 /// the stop signals' self-pipe, for at most the time to the nearest deadline (the session's: a hint,
 /// a time announcement, the end of a real-clock `wait`; the front end's: a message timing out, a
-/// reconnection). SIGINT or SIGTERM ends the game with `ended` and `bye`; the end of the input ends it
-/// with a pending `wait` cut short; a closed output ends the loop at once.
+/// reconnection). SIGINT or SIGTERM ends the game with `ended` and `bye`, looked at before every input
+/// (so a long read stops between two lines); the end of the input ends it with a pending `wait` cut
+/// short; a closed output ends the loop at once. While the game can take no more input (a real-clock
+/// `wait` holding as many lines as it keeps), the front end's command descriptors are not read: the
+/// lines wait in the kernel and their writer is held up (back-pressure).
 ///
 /// This is the only place in the program that calls `poll`.
 public struct EventLoop {
@@ -60,8 +63,21 @@ public struct EventLoop {
     /// Runs until the session finishes, the output closes, or a stop comes before the game started.
     @discardableResult
     public func run() -> Outcome {
+        // What was answered is out before each save is written (a save may fail, or a file-size limit
+        // end the process), not only once per read.
+        if let local = host as? SessionHost {
+            local.showBeforeSave = { [frontEnd, clock] events in
+                frontEnd.show(events, now: clock.now())
+                frontEnd.flush(now: clock.now())
+            }
+        }
         let submit: (SessionInput) -> Void = { input in
             guard !host.isFinished else { return }
+            // A stop is acted on between two lines, not after everything one read brought.
+            if StopSignals.requested, host.hasStarted, input != .stop {
+                frontEnd.show(host.handle(.stop), now: clock.now())
+                return
+            }
             frontEnd.show(host.handle(input), now: clock.now())
         }
         while true {
@@ -78,12 +94,31 @@ public struct EventLoop {
             host.flush()
             frontEnd.flush(now: clock.now())
             if frontEnd.isClosed { return .outputClosed }
-            if host.isFinished { return .finished }
+            if host.isFinished {
+                finishWriting()
+                return .finished
+            }
             if pauseWhen() { return .paused }
             let readable = wait(started: started)
             let arrived = host.service(readable: readable)
             if !arrived.isEmpty { frontEnd.show(arrived, now: clock.now()) }
             frontEnd.service(readable: readable, now: clock.now(), submit: submit)
+        }
+    }
+
+    /// The most time the last events (`bye`) may take to reach a non-blocking output that is full.
+    static let finishingMilliseconds: Int64 = 5000
+
+    /// Gives what the front end still has to write (its last events) up to ``finishingMilliseconds``
+    /// to reach an output that takes it slowly.
+    private func finishWriting() {
+        let end = clock.now() + Self.finishingMilliseconds
+        while !frontEnd.isClosed, !frontEnd.writeDescriptors.isEmpty {
+            let left = end - clock.now()
+            guard left > 0 else { return }
+            var entries = frontEnd.writeDescriptors.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+            if poll(&entries, nfds_t(entries.count), Int32(clamping: left)) < 0 && errno != EINTR { return }
+            frontEnd.flush(now: clock.now())
         }
     }
 
@@ -93,7 +128,8 @@ public struct EventLoop {
         if started, let deadline = host.nextDeadline { timeouts.append(deadline - host.now) }
         if let deadline = frontEnd.deadline { timeouts.append(deadline - clock.now()) }
         let timeout = timeouts.min().map { Int32(clamping: max(0, $0)) } ?? -1
-        var entries = (frontEnd.descriptors + host.descriptors).map {
+        let held = host.acceptsInput ? [] : Set(frontEnd.commandDescriptors)
+        var entries = (frontEnd.descriptors.filter { !held.contains($0) } + host.descriptors).map {
             pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
         }
         for descriptor in frontEnd.writeDescriptors + host.writeDescriptors {

@@ -8,6 +8,10 @@ public import EscapeProtocol
 public protocol FrontEnd: AnyObject {
     /// The file descriptors whose input wakes the loop (standard input, a display's socket).
     var descriptors: [Int32] { get }
+    /// The descriptors whose input becomes commands for the game (by default all of ``descriptors``):
+    /// the loop stops reading them while the game can take no more (``GameHost/acceptsInput``), so a
+    /// flood of lines during a real-clock `wait` waits in the kernel, not in memory.
+    var commandDescriptors: [Int32] { get }
     /// The file descriptors it has output waiting for: the loop wakes when one can take more, and
     /// ``flush(now:)`` writes what it can.
     var writeDescriptors: [Int32] { get }
@@ -39,6 +43,8 @@ public protocol FrontEnd: AnyObject {
 }
 
 extension FrontEnd {
+    /// All of its input descriptors.
+    public var commandDescriptors: [Int32] { descriptors }
     /// Writes everything at once: nothing waits for an output.
     public var writeDescriptors: [Int32] { [] }
     /// No deadline of its own.

@@ -2,12 +2,20 @@ public import EscapeProtocol
 
 /// The plain pipe: protocol lines in on one file descriptor, protocol lines out on another.
 ///
-/// It frames what it reads into lines and hands them to the session; the events of a whole burst of
-/// input are encoded as they come and written in one go before the loop waits again.
+/// It frames what it reads into lines and hands them to the session; the events of the lines one read
+/// brought are encoded as they come and written before the next read, so what was answered is out
+/// before more is read. Output is written as the descriptor takes it: on a non-blocking output nobody
+/// reads, what is left waits for the loop to find it writable (never retried in a busy loop), and
+/// while more than ``maximumPendingBytes`` wait, no input is read (back-pressure).
 public final class PipeFrontEnd: FrontEnd {
+    /// The most encoded output kept unwritten before input stops being read.
+    public static let maximumPendingBytes = 1 << 20
+
     private var input: LineInput
     private let output: FileOutput
     private var pending: [UInt8] = []
+    /// How much of `pending` was written.
+    private var written = 0
     /// Whether the output went away.
     public private(set) var isClosed = false
 
@@ -21,15 +29,25 @@ public final class PipeFrontEnd: FrontEnd {
         self.output = FileOutput(descriptor: output)
     }
 
-    /// Standard input, until it ends.
-    public var descriptors: [Int32] { input.descriptors }
+    /// Standard input, until it ends; nothing while too much output waits for its reader.
+    public var descriptors: [Int32] {
+        pending.count - written > Self.maximumPendingBytes ? [] : input.descriptors
+    }
+
+    /// The output, while some of what was encoded waits for it.
+    public var writeDescriptors: [Int32] {
+        written < pending.count && !isClosed ? [output.descriptor] : []
+    }
 
     /// Reads what is there and submits its lines; at the end of input, the last unterminated line
     /// and then the end.
+    ///
+    /// The lines' answers are written before it returns, as far as the output takes them.
     public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
-        guard !input.isEnded else { return }
+        guard !input.isEnded, readable.contains(input.descriptor) else { return }
         for frame in input.read(readable: readable) { submit(.frame(frame)) }
         if input.isEnded { submit(.endOfInput) }
+        flush(now: now)
     }
 
     /// Encodes the events, to be written at the next flush.
@@ -37,10 +55,20 @@ public final class PipeFrontEnd: FrontEnd {
         for event in events { EventEncoder.encode(event, into: &pending) }
     }
 
-    /// Writes what was encoded.
+    /// Writes what was encoded, as far as the output takes it now.
     public func flush(now: Int64) {
-        guard !pending.isEmpty, !isClosed else { return }
-        if !output.write(pending) { isClosed = true }
-        pending.removeAll(keepingCapacity: pending.count <= 1 << 20)
+        guard written < pending.count, !isClosed else { return }
+        guard let offset = output.writeAvailable(pending, from: written) else {
+            isClosed = true
+            return
+        }
+        written = offset
+        if written == pending.count {
+            pending.removeAll(keepingCapacity: pending.count <= 1 << 20)
+            written = 0
+        } else if written >= 1 << 16, written * 2 >= pending.count {
+            pending.removeSubrange(..<written)
+            written = 0
+        }
     }
 }

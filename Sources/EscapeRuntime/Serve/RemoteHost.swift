@@ -152,7 +152,7 @@ public final class RemoteHost: GameHost {
             }
         case .frame(.tooLong), .time, .saveFailed:
             break
-        case .request(let request):
+        case .request(let request), .question(let request):
             forward(request, then: [])
         case .requests(let requests):
             if let first = requests.first { forward(first, then: Array(requests.dropFirst())) }

@@ -74,6 +74,11 @@ public final class ServeFrontEnd: FrontEnd {
         [listener.descriptor] + clients.values.filter { !$0.input.isEnded }.map(\.descriptor)
     }
 
+    /// The controller's socket: the only one whose lines can wait behind a real-clock `wait`.
+    public var commandDescriptors: [Int32] {
+        controller.flatMap { clients[$0] }.map { [$0.descriptor] } ?? []
+    }
+
     /// The clients with output waiting.
     public var writeDescriptors: [Int32] {
         clients.values.filter { !$0.output.bytes.isEmpty }.map(\.descriptor)
@@ -152,6 +157,15 @@ public final class ServeFrontEnd: FrontEnd {
 
     private func handle(_ frame: LineFramer.Frame, from number: Int, submit: (SessionInput) -> Void) {
         guard case .line(let bytes) = frame, case .request(let request) = CommandDecoder.decode(bytes) else {
+            // An observer's bad line is answered here, at once: it never waits behind the controller's
+            // wait, nor fills the session's queue (whose back-pressure holds only the controller).
+            if controller != number, case .line(let bytes) = frame,
+                case .failure(let failure, let replyTo) = CommandDecoder.decode(bytes)
+            {
+                reply(.error(ProtocolError(failure, in: words)), to: number, id: replyTo)
+                reply(.done, to: number, id: replyTo)
+                return
+            }
             // The session says what is wrong with the line, in the protocol's own words.
             reading = number
             submit(.frame(frame))
@@ -187,7 +201,8 @@ public final class ServeFrontEnd: FrontEnd {
         if case .cancel(let target) = request.command {
             routed.command = .cancel(target: RoutedID(kind: .shared, client: number, original: target).wire)
         }
-        submit(.request(routed))
+        // An observer only asks: its question is answered at once, never behind the controller's wait.
+        submit(isController ? .request(routed) : .question(routed))
     }
 
     private func handleHello(_ hello: ClientHello, request: Request, from number: Int, submit: (SessionInput) -> Void) {

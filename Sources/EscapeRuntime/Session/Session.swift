@@ -12,7 +12,11 @@ import EscapeSaves
 ///
 /// On the real clock a `wait` is a deadline, not a sleep: the session asks to be woken when it
 /// passes, and keeps the lines that arrive meanwhile to carry them out, in order, once it has
-/// answered the `wait`. The end of the input or a stop cuts a pending `wait` short.
+/// answered the `wait`. The end of the input or a stop cuts a pending `wait` short. What it keeps is
+/// bounded by its owner: once ``maximumQueuedLines`` lines or ``maximumQueuedBytes`` bytes wait,
+/// ``acceptsInput`` turns `false` and the owner reads no more until it turns `true` again
+/// (back-pressure). A ``SessionInput/question(_:)`` (an observer of a shared game asking) is answered
+/// at once, even during a `wait`.
 public struct Session: Sendable {
     /// The engine's version, reported in `hello`.
     public static let engineVersion = "0.1.0"
@@ -23,6 +27,10 @@ public struct Session: Sendable {
     /// The most time the `wait`s of one line may let pass, in milliseconds (one day): a batch whose
     /// waits add up to more is refused before it runs.
     public static let maximumWaitPerLine = 86_400_000
+    /// The most lines kept during a real-clock `wait` before ``acceptsInput`` turns `false`.
+    public static let maximumQueuedLines = 1024
+    /// The most bytes of lines kept during a real-clock `wait` before ``acceptsInput`` turns `false`.
+    public static let maximumQueuedBytes = 1 << 20
 
     /// The game.
     public private(set) var engine: Engine
@@ -40,9 +48,11 @@ public struct Session: Sendable {
     /// A real-clock `wait` being waited out.
     private var pendingWait: PendingWait?
     /// Inputs that arrived during a pending `wait`, in order.
-    private var queue: [SessionInput] = []
-    /// What the input being handled asks for, in order.
+    private var queue = InputQueue()
+    /// What the input being handled asks for, in order, but for the events at its end (in `sending`).
     private var outbox: [SessionAction] = []
+    /// The events sent since the last other action, to go in the outbox as one `send`.
+    private var sending: [StampedEvent] = []
     /// Whether the request being handled sent an error: a run of typed requests stops there.
     private var refused = false
     /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
@@ -84,6 +94,18 @@ public struct Session: Sendable {
     /// Whether the opening was sent.
     public var hasStarted: Bool { started }
 
+    /// Whether the owner may hand the session more lines now.
+    ///
+    /// `false` while a real-clock `wait` keeps ``maximumQueuedLines`` lines or ``maximumQueuedBytes``
+    /// bytes. The owner then stops reading its input (what one read already brought may still come)
+    /// until the `wait` is answered.
+    public var acceptsInput: Bool {
+        pendingWait == nil || (queue.count < Self.maximumQueuedLines && queue.bytes < Self.maximumQueuedBytes)
+    }
+
+    /// How many inputs wait behind a pending `wait`.
+    public var queuedInputs: Int { queue.count }
+
     /// Whether time moves only with `wait`.
     public var isVirtual: Bool {
         if case .virtual = clock { true } else { false }
@@ -113,6 +135,7 @@ public struct Session: Sendable {
         if !started, input != .start { open() }
         process(input)
         drain()
+        flushSending()
         var actions = outbox
         outbox = []
         actions.append(isFinished ? .finish : .wake(at: nextDeadline))
@@ -127,9 +150,17 @@ public struct Session: Sendable {
             open()
         case .time:
             if let pendingWait, clock.time >= pendingWait.until { resumeAfterWait() }
-            let before = outbox.count
+            let before = sequence
             tick()
             closeBurst(since: before)
+        case .question(let request):
+            if pendingWait != nil, Self.isQuestion(request.command) {
+                // An observer's question never waits behind the controller's `wait`: answered as the
+                // game stands, without letting time reach the engine before the `wait` is answered.
+                answerAtOnce(request)
+            } else {
+                process(.request(request))
+            }
         case .frame, .request, .requests:
             if pendingWait == nil {
                 carryOut(input)
@@ -140,11 +171,12 @@ public struct Session: Sendable {
                 queue.append(input)
             }
         case .saveFailed(let location, let error):
+            let before = sequence
             savedProgress = nil
             let message = engine.words(.errorSaveFailed, ["location": location, "error": "\(error)"])
             emit(.error(ProtocolError(.saveFailed, message)), replyTo: nil)
             emit(progressEvent, replyTo: nil)
-            closeBurst(since: 0)
+            closeBurst(since: before)
         case .endOfInput:
             // Nothing more will come: a pending wait ends now, and what arrived during it is answered.
             while pendingWait != nil {
@@ -154,7 +186,7 @@ public struct Session: Sendable {
             end(.eof, replyTo: nil)
         case .stop:
             if pendingWait != nil { resumeAfterWait() }
-            queue = []
+            queue = InputQueue()
             end(.quit, replyTo: nil)
         }
     }
@@ -172,13 +204,35 @@ public struct Session: Sendable {
                 if isFinished || refused { return }
                 if pendingWait != nil {
                     let rest = Array(requests[(index + 1)...])
-                    if !rest.isEmpty { queue.insert(.requests(rest), at: 0) }
+                    if !rest.isEmpty { queue.putBack(.requests(rest)) }
                     return
                 }
             }
-        case .start, .time, .saveFailed, .endOfInput, .stop:
+        case .start, .time, .saveFailed, .endOfInput, .stop, .question:
             process(input)
         }
+    }
+
+    /// The commands a ``SessionInput/question(_:)`` may have answered during a pending `wait`: they ask,
+    /// they change nothing.
+    private static func isQuestion(_ command: Command) -> Bool {
+        switch command {
+        case .state, .ping, .validActions, .snapshot, .game(.repeatAnnouncement): true
+        case .hello, .game, .onElement, .wait, .restore, .batch, .cancel, .quit: false
+        }
+    }
+
+    /// Answers a question during a pending `wait`, at once.
+    private mutating func answerAtOnce(_ request: Request) {
+        refused = false
+        if let expected = request.ifGen, expected != engine.generation {
+            emit(.error(staleError(expected: expected)), replyTo: request.id)
+            emit(.done, replyTo: request.id)
+            return
+        }
+        let suspended = execute(request.command, replyTo: request.id)
+        precondition(suspended == nil, "a question never waits")
+        settle(replyTo: request.id)
     }
 
     /// The `cancel` request an input holds, if it is one.
@@ -190,7 +244,7 @@ public struct Session: Sendable {
         case .frame(.line(let bytes)):
             guard case .request(let decoded) = CommandDecoder.decode(bytes) else { return nil }
             request = decoded
-        case .frame(.tooLong), .requests, .start, .time, .saveFailed, .endOfInput, .stop:
+        case .frame(.tooLong), .requests, .start, .time, .saveFailed, .endOfInput, .stop, .question:
             return nil
         }
         if case .cancel = request.command { return request }
@@ -199,8 +253,8 @@ public struct Session: Sendable {
 
     /// Carries out what was kept during a `wait`, until another `wait` is pending.
     private mutating func drain() {
-        while pendingWait == nil, !isFinished, !queue.isEmpty {
-            carryOut(queue.removeFirst())
+        while pendingWait == nil, !isFinished, let next = queue.removeFirst() {
+            carryOut(next)
         }
     }
 
@@ -433,6 +487,9 @@ public struct Session: Sendable {
 
     /// The last error in the outbox.
     private var lastError: ProtocolError? {
+        for stamped in sending.reversed() {
+            if case .error(let error) = stamped.event { return error }
+        }
         for case .send(let events) in outbox.reversed() {
             for stamped in events.reversed() {
                 if case .error(let error) = stamped.event { return error }
@@ -496,7 +553,10 @@ public struct Session: Sendable {
             )
         }
         let safe = Int64.safeInteger
-        guard (0...Int(safe)).contains(payload.seq) else { throw refuse("seq", .snapshotOutOfRange) }
+        // A `seq` the session could count on from for ever, not one at the edge of what JSON holds.
+        guard (0...Engine.maximumRestoredCounter).contains(payload.seq) else {
+            throw refuse("seq", .snapshotOutOfRange)
+        }
         if let time = payload.clock, !(-safe...safe).contains(time) { throw refuse("clock", .snapshotOutOfRange) }
         if let time = payload.taken, !(-safe...safe).contains(time) { throw refuse("taken", .snapshotOutOfRange) }
         if let saved = payload.saved, !engine.reachable(saved) { throw refuse("saved", .snapshotImpossible) }
@@ -589,6 +649,7 @@ public struct Session: Sendable {
                 emit(.game(event), replyTo: replyTo)
             case .save(let progress):
                 if writable {
+                    flushSending()
                     outbox.append(.save(SaveData(progress, in: engine.adventure)))
                     savedProgress = progress
                 }
@@ -599,14 +660,14 @@ public struct Session: Sendable {
     }
 
     /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1.
-    private mutating func closeBurst(since count: Int) {
-        guard dialect == .v11, outbox.count > count else { return }
+    private mutating func closeBurst(since before: Int) {
+        guard dialect == .v11, sequence > before else { return }
         emit(.idle, replyTo: nil)
     }
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
     private mutating func emit(_ event: Event, replyTo: RequestID?) {
-        sequence += 1
+        sequence = sequence.countingOn
         let stamped = StampedEvent(
             seq: sequence,
             replyTo: replyTo,
@@ -615,11 +676,15 @@ public struct Session: Sendable {
             protocolMinor: dialect.minor
         )
         if case .error = event { refused = true }
-        if case .send(let events) = outbox.last {
-            outbox[outbox.count - 1] = .send(events + [stamped])
-        } else {
-            outbox.append(.send([stamped]))
-        }
+        // Appended in place: a line's events cost linear time however many it sends (a batch's too).
+        sending.append(stamped)
+    }
+
+    /// Puts the events sent so far in the outbox as one `send`, before another action.
+    private mutating func flushSending() {
+        guard !sending.isEmpty else { return }
+        outbox.append(.send(sending))
+        sending = []
     }
 }
 
@@ -642,6 +707,49 @@ extension Session {
         /// Takes the owner's time on the real clock; a virtual clock does not move with it.
         mutating func observe(_ now: Int64) {
             if case .real(let time) = self { self = .real(max(time, now)) }
+        }
+    }
+
+    /// The inputs kept during a pending `wait`: first in, first out, each in constant time.
+    private struct InputQueue: Sendable {
+        private var items: [SessionInput?] = []
+        private var head = 0
+        /// The bytes of the lines kept.
+        private(set) var bytes = 0
+
+        /// How many inputs are kept.
+        var count: Int { items.count - head }
+
+        mutating func append(_ input: SessionInput) {
+            items.append(input)
+            bytes += Self.size(of: input)
+        }
+
+        /// Puts an input back at the front (what is left of a run of requests).
+        mutating func putBack(_ input: SessionInput) {
+            if head > 0 {
+                head -= 1
+                items[head] = input
+            } else {
+                items.insert(input, at: 0)
+            }
+            bytes += Self.size(of: input)
+        }
+
+        mutating func removeFirst() -> SessionInput? {
+            guard head < items.count, let input = items[head] else { return nil }
+            items[head] = nil
+            head += 1
+            bytes -= Self.size(of: input)
+            if head == items.count {
+                items.removeAll(keepingCapacity: items.count <= 4096)
+                head = 0
+            }
+            return input
+        }
+
+        private static func size(of input: SessionInput) -> Int {
+            if case .frame(.line(let line)) = input { line.count } else { 0 }
         }
     }
 

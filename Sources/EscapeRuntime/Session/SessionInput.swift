@@ -16,6 +16,10 @@ public enum SessionInput: Sendable, Hashable {
     /// Commands carried out one after another, each answered as its own request; the first one
     /// refused stops the rest (a typed answer is not submitted when it could not be typed).
     case requests([Request])
+    /// A request from someone who only follows the game (an observer of `efb serve`): a question
+    /// (`state`, `ping`, `validActions`, `snapshot`, `repeat`) is answered at once, even during a
+    /// pending real-clock `wait`, as the game stands; anything else is handled as ``request(_:)``.
+    case question(Request)
     /// The clock reached a deadline the session asked to be woken at (or any time: it is harmless).
     case time
     /// A save the session asked for could not be written.

@@ -1,0 +1,44 @@
+import EscapeTestSupport
+import Foundation
+import Testing
+
+/// Options are checked as the values the program will use, through the real `efb`.
+@Suite struct OptionBoundsTests {
+    /// Waits for the process to end; `nil` when it was still running after `seconds`.
+    private static func exitStatus(_ game: RunningEFB, within seconds: Double = 20) -> Int32? {
+        guard poll(seconds: seconds, until: { !game.process.isRunning }) else { return nil }
+        game.process.waitUntilExit()
+        return game.process.terminationStatus
+    }
+
+    /// Before: 0.0009 s passed the check (`> 0`) and became 0 ms; once a level started, the time
+    /// advance looped for ever appending hint effects (17 GB in 90 s) and ignored SIGTERM.
+    @Test(arguments: [
+        "0.0009", "0.0001", "1e-9", "0x10", "inf", "nan", "-1", "0", "86400.001", " 5", ".", "1.5.0", "+3", "٣",
+    ])
+    func aHintIntervalThatIsNotWholeMillisecondsInRangeIsRefusedAtStart(value: String) throws {
+        let game = try RunningEFB(["pipe", "--clock", "virtual", "--memory-save", "--hint-interval", value])
+        game.write(
+            Array(#"{"type":"escape"}"#.utf8) + [10] + Array(#"{"type":"activate","element":"begin"}"#.utf8) + [10]
+                + Array(#"{"type":"ping"}"#.utf8) + [10]
+        )
+        let status = Self.exitStatus(game)
+        #expect(status == 64, "--hint-interval \(value): \(status.map(String.init) ?? "still running")")
+        #expect(game.output.data.isEmpty, "--hint-interval \(value) started a game")
+        try waitUntil("efb's standard error to close") { game.errors.isEnded }
+        #expect(game.standardError.contains("--hint-interval"), "\(game.standardError)")
+    }
+
+    @Test(arguments: ["0.001", "0.2", "30", "86400", "86400.000", "007", "5.", ".5"])
+    func aHintIntervalInWholeMillisecondsIsAccepted(value: String) throws {
+        let game = try RunningEFB(["pipe", "--clock", "virtual", "--memory-save", "--hint-interval", value])
+        game.write(
+            Array(#"{"type":"escape"}"#.utf8) + [10] + Array(#"{"type":"activate","element":"begin"}"#.utf8) + [10]
+                + Array(#"{"type":"ping"}"#.utf8) + [10]
+        )
+        game.write(Array(#"{"type":"wait","ms":100000}"#.utf8) + [10])
+        game.closeInput()
+        #expect(Self.exitStatus(game) == 0, "--hint-interval \(value): \(game.standardError)")
+        #expect(game.output.text.contains(#""type":"bye""#))
+    }
+}
