@@ -14,9 +14,9 @@ import Testing
                 withIntermediateDirectories: true
             )
         }
-        FileManager.default.createFile(atPath: root.appendingPathComponent("bin/efb").path, contents: Data())
+        try Data().write(to: root.appendingPathComponent("bin/efb"))
         // The temporary folder may itself be reached through a link; the answers name the real path.
-        return try #require(URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path)
+        return URL(fileURLWithPath: root.path).resolvingSymlinksInPath().path
     }
 
     @Test func anInstalledBinaryFindsItsDataInShareEfb() throws {

@@ -16,7 +16,11 @@ struct RelocatedEFBTests {
     }
 
     /// Runs `efb` at `binary` with `arguments` and `input`, as the tests run the built one.
-    private func run(_ binary: URL, _ arguments: [String], input: String) throws -> EFBResult<String> {
+    private func run(
+        _ binary: URL,
+        _ arguments: [String],
+        input: String
+    ) throws -> (stdout: String, stderr: String, status: Int32) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -34,11 +38,7 @@ struct RelocatedEFBTests {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try waitUntil(timeout: 30, "efb's standard error to close") { errors.isEnded }
-        return EFBResult(
-            stdout: String(decoding: output, as: UTF8.self),
-            stderr: errors.text,
-            status: process.terminationStatus
-        )
+        return (String(decoding: output, as: UTF8.self), errors.text, process.terminationStatus)
     }
 
     @Test func aRelocatedEFBPlaysTheAdventureInShareEfbBesideIt() throws {
