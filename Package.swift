@@ -86,7 +86,7 @@ let package = Package(
         // through pw-play, paplay or aplay in child processes the event loop never waits for.
         .target(
             name: "EscapeSound",
-            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime"],
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent"],
             resources: [.copy("Sounds")],
             swiftSettings: strictSettings
         ),

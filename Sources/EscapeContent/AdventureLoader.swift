@@ -36,13 +36,13 @@ public enum AdventureLoader {
     /// - Throws: ``ContentError`` when the shipped file is broken.
     public static func bundled(locale: String) throws(ContentError) -> Adventure {
         let name = bundledLocale(for: locale) ?? "en"
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Adventures") else {
+        guard let folder = ShippedData.folder(.adventures) else {
             throw ContentError(
-                file: "Adventures/\(name).json",
-                problems: [.init(path: "$", message: "the shipped adventure is missing from the resources")]
+                file: "adventures/\(name).json",
+                problems: [.init(path: "$", message: "the shipped adventures are not at ../share/efb/adventures")]
             )
         }
-        return try load(from: url)
+        return try load(from: URL(fileURLWithPath: "\(folder)/\(name).json"))
     }
 
     /// Reads and validates an adventure file.

@@ -1,3 +1,4 @@
+import EscapeContent
 public import EscapeCore
 import Foundation
 
@@ -15,9 +16,10 @@ public struct SoundPack: Sendable, Hashable {
         self.folder = folder
     }
 
-    /// The pack shipped with the game, among the package's resources; `nil` if they were not installed.
+    /// The pack shipped with the game (``ShippedData``: `../share/efb/sounds` from the binary, or beside
+    /// it when built); `nil` if it was not installed.
     public static var bundled: SoundPack? {
-        Bundle.module.url(forResource: "Sounds", withExtension: nil).map { SoundPack(folder: $0.path) }
+        ShippedData.folder(.sounds).map { SoundPack(folder: $0) }
     }
 
     /// The file of `cue`, if the pack has one.

@@ -1,0 +1,79 @@
+import EscapeTestSupport
+import Foundation
+import Testing
+
+/// A copy of efb laid out as the Debian package installs it (`PREFIX/bin/efb`, `PREFIX/share/efb/`) plays
+/// with its own data, wherever the prefix is; without data it says so and stops.
+struct RelocatedEFBTests {
+    /// `PREFIX/bin/efb`, copied from the built one, in a fresh folder.
+    private func relocatedEFB() throws -> URL {
+        let prefix = try temporaryFolder("relocated")
+        let bin = prefix.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("efb")
+        try FileManager.default.copyItem(at: efbExecutable, to: copy)
+        return copy
+    }
+
+    /// Runs `efb` at `binary` with `arguments` and `input`, as the tests run the built one.
+    private func run(
+        _ binary: URL,
+        _ arguments: [String],
+        input: String
+    ) throws -> (stdout: String, stderr: String, status: Int32) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Written before efb reads: the few bytes fit in the pipe's buffer.
+        if !input.isEmpty { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let errors = Pipe.drain(stderr)
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try waitUntil(timeout: 30, "efb's standard error to close") { errors.isEnded }
+        return (String(decoding: output, as: UTF8.self), errors.text, process.terminationStatus)
+    }
+
+    @Test func aRelocatedEFBPlaysTheAdventureInShareEfbBesideIt() throws {
+        let efb = try relocatedEFB()
+        let prefix = efb.deletingLastPathComponent().deletingLastPathComponent()
+        let adventures = prefix.appendingPathComponent("share/efb/adventures")
+        try FileManager.default.createDirectory(at: adventures, withIntermediateDirectories: true)
+        // Its own English adventure, told apart from the build's by its title.
+        let shipped = try String(
+            contentsOf: packageRoot.appendingPathComponent("Sources/EscapeContent/Adventures/en.json"),
+            encoding: .utf8
+        )
+        let own = shipped.replacingOccurrences(
+            of: "\"title\": \"Escape From Blindness\"",
+            with: "\"title\": \"The Relocated Escape\""
+        )
+        #expect(own != shipped)
+        try own.write(to: adventures.appendingPathComponent("en.json"), atomically: true, encoding: .utf8)
+
+        let result = try run(
+            efb,
+            ["pipe", "--memory-save", "--locale", "en"],
+            input: "{\"type\":\"hello\",\"id\":1}\n"
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"title\":\"The Relocated Escape\""), "\(result.stdout.prefix(300))")
+    }
+
+    @Test func aRelocatedEFBWithoutDataSaysSoAndStops() throws {
+        let efb = try relocatedEFB()
+        // No input: efb stops before it reads, and a write to its closed pipe would be a SIGPIPE.
+        let result = try run(efb, ["pipe", "--memory-save", "--locale", "en"], input: "")
+        #expect(result.status == 65, "\(result.stdout.prefix(300)) \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("the adventure cannot be played"), "\(result.stderr)")
+        #expect(result.stderr.contains("../share/efb/adventures"), "\(result.stderr)")
+    }
+}
