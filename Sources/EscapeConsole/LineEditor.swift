@@ -30,6 +30,8 @@ final class LineEditor {
     let maximumLength: Int
     private let editor: OpaquePointer
     private let history: OpaquePointer?
+    /// The streams libedit reads and writes, on copies of the descriptors, closed with the editor.
+    private let streams: (reading: UnsafeMutablePointer<FILE>, writing: UnsafeMutablePointer<FILE>)
     /// Bytes typed past ``maximumLength`` in the line being edited and taken out again.
     private var dropped = 0
     /// The bytes of UTF-8 in the line being edited, as libedit holds it.
@@ -51,9 +53,19 @@ final class LineEditor {
         if !String(locale.lowercased().filter { $0 != "-" }).contains("utf8") {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
-        guard let reading = fdopen(input, "r"), let writing = fdopen(output, "w") else { return nil }
+        let copies = (dup(input), dup(output))
+        guard copies.0 >= 0, copies.1 >= 0, let reading = fdopen(copies.0, "r"), let writing = fdopen(copies.1, "w")
+        else {
+            for copy in [copies.0, copies.1] where copy >= 0 { close(copy) }
+            return nil
+        }
         var history: OpaquePointer?
-        guard let editor = efb_edit_open(reading, writing, &history, 100) else { return nil }
+        guard let editor = efb_edit_open(reading, writing, &history, 100) else {
+            fclose(reading)
+            fclose(writing)
+            return nil
+        }
+        streams = (reading, writing)
         self.editor = editor
         self.history = history
         self.maximumLength = maximumLength
@@ -64,6 +76,8 @@ final class LineEditor {
     deinit {
         stop()
         efb_edit_close(editor, history)
+        fclose(streams.reading)
+        fclose(streams.writing)
     }
 
     /// The escape sequences of the usual keys that libedit does not bind itself, and what they do.
