@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <wchar.h>
+#include <poll.h>
 #include <histedit.h>
 
 /// The prompt libedit draws (a function, as EL_PROMPT wants).
@@ -32,6 +33,26 @@ static inline unsigned char efb_edit_interrupt(EditLine *editor, int key) {
     return CC_REFRESH;
 }
 
+/// Ctrl-D: the end of input on an empty line, said by the caller (libedit's own writes a visible `^D`
+/// first); otherwise deletes the character under the cursor.
+static inline unsigned char efb_edit_end_or_delete(EditLine *editor, int key) {
+    (void)key;
+    const LineInfoW *line = el_wline(editor);
+    if (line->lastchar == line->buffer) return CC_EOF;
+    if (line->cursor == line->lastchar) return CC_NORM;
+    el_cursor(editor, 1);
+    el_wdeletestr(editor, 1);
+    el_cursor(editor, -1);
+    return CC_REFRESH;
+}
+
+/// Whether the terminal hung up or failed: what an el_wgets that returned NULL with no line means.
+static inline int efb_edit_hung_up(int descriptor) {
+    struct pollfd watched = { .fd = descriptor, .events = POLLIN, .revents = 0 };
+    if (poll(&watched, 1, 0) < 0) return 1;
+    return (watched.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 /// Opens an editor on `input` and `output` in emacs mode with the program's signals left alone and a
 /// history of `historySize` lines; NULL when libedit cannot.
 static inline EditLine *efb_edit_open(FILE *input, FILE *output, History **list, int historySize) {
@@ -45,6 +66,9 @@ static inline EditLine *efb_edit_open(FILE *input, FILE *output, History **list,
     el_set(editor, EL_ADDFN, "efb-interrupt", "Clears the line, or ends the input on an empty line",
         efb_edit_interrupt);
     el_set(editor, EL_BIND, "^C", "efb-interrupt", NULL);
+    el_set(editor, EL_ADDFN, "efb-end-or-delete", "Ends the input on an empty line, or deletes a character",
+        efb_edit_end_or_delete);
+    el_set(editor, EL_BIND, "^D", "efb-end-or-delete", NULL);
     HistEvent event;
     *list = history_init();
     if (*list != NULL) {
@@ -78,7 +102,8 @@ static inline void efb_edit_refresh(EditLine *editor) {
 }
 
 /// Reads one key and returns the whole line so far, `*count` characters (a line ended by Enter ends with
-/// '\n'); NULL at the end of input or on an error. The buffer is libedit's: copy it before the next call.
+/// '\n'); NULL when the line is empty after the key (Backspace, Ctrl-C), at the end of input or on an
+/// error (efb_edit_hung_up tells which). The buffer is libedit's: copy it before the next call.
 static inline const wchar_t *efb_edit_read(EditLine *editor, int *count) {
     return el_wgets(editor, count);
 }

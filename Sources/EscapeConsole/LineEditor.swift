@@ -126,6 +126,10 @@ final class LineEditor {
         efb_edit_measure(editor, &before, &cursor)
         var count: Int32 = 0
         guard let characters = efb_edit_read(editor, &count) else {
+            // An empty line (after Backspace or Ctrl-C) comes as NULL too; only a hang-up ends the input.
+            kept = 0
+            dropped = 0
+            guard efb_edit_hung_up(descriptor) != 0 else { return [] }
             stop()
             return [nil]
         }
