@@ -61,8 +61,9 @@ static inline EditLine *efb_edit_open(FILE *input, FILE *output, History **list,
     el_set(editor, EL_SIGNAL, 0);
     el_set(editor, EL_EDITOR, "emacs");
     el_set(editor, EL_PROMPT, efb_edit_prompt);
-    // Ctrl-C is a key while a line is edited (see efb_edit_interrupt), not a signal.
-    el_set(editor, EL_SETTY, "-d", "-isig", NULL);
+    // Ctrl-C is a key while a line is edited (see efb_edit_interrupt), not a signal; Ctrl-S is no
+    // flow control there, so a stray key cannot freeze the screen without a word.
+    el_set(editor, EL_SETTY, "-d", "-isig", "-ixon", NULL);
     el_set(editor, EL_ADDFN, "efb-interrupt", "Clears the line, or ends the input on an empty line",
         efb_edit_interrupt);
     el_set(editor, EL_BIND, "^C", "efb-interrupt", NULL);

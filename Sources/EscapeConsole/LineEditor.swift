@@ -125,7 +125,7 @@ final class LineEditor {
         var cursor: Int32 = 0
         efb_edit_measure(editor, &before, &cursor)
         var count: Int32 = 0
-        guard let characters = efb_edit_read(editor, &count) else {
+        guard let read = efb_edit_read(editor, &count) else {
             // An empty line (after Backspace or Ctrl-C) comes as NULL too; only a hang-up ends the input.
             kept = 0
             dropped = 0
@@ -133,10 +133,10 @@ final class LineEditor {
             stop()
             return [nil]
         }
-        let line = Self.text(UnsafeBufferPointer(start: characters, count: Int(max(0, count))))
-        if line.last == "\n" {
+        let characters = UnsafeBufferPointer(start: read, count: Int(max(0, count)))
+        if characters.last == 10 {
             stop()
-            let typed = Array(line.dropLast().utf8)
+            let typed = Array(Self.text(UnsafeBufferPointer(rebasing: characters.dropLast())).utf8)
             if dropped > 0 { return [.tooLong(length: typed.count + dropped)] }
             if typed.contains(where: { $0 != 32 && $0 != 9 }) {
                 typed.withUnsafeBufferPointer { bytes in
@@ -146,14 +146,15 @@ final class LineEditor {
             }
             return [.line(typed)]
         }
-        if line == "\u{4}" && before == 0 {
+        if characters.count == 1 && characters[0] == 4 && before == 0 {
             // libedit puts a Ctrl-D in the line for the end of input: taken out, it is never drawn.
             efb_edit_delete(editor, 1)
             stop()
             return [nil]
         }
-        let length = line.utf8.count
-        let added = line.unicodeScalars.count - Int(before)
+        // Measured without making a String: this runs for every key of a line up to the limit.
+        let length = characters.reduce(0) { $0 + Self.utf8Width($1) }
+        let added = characters.count - Int(before)
         if length > maximumLength, added > 0 {
             // Taken out as soon as typed: libedit's line, and the work each key causes, stay bounded.
             dropped += length - kept
@@ -162,6 +163,16 @@ final class LineEditor {
             kept = length
         }
         return []
+    }
+
+    /// The bytes `character` takes in UTF-8; a value that is no Unicode scalar takes U+FFFD's three.
+    static func utf8Width(_ character: wchar_t) -> Int {
+        switch UInt32(bitPattern: character) {
+        case 0..<0x80: 1
+        case 0x80..<0x800: 2
+        case 0x1_0000...0x10_FFFF: 4
+        default: 3
+        }
     }
 
     /// The characters libedit hands over, as text; a value that is no Unicode scalar becomes U+FFFD.

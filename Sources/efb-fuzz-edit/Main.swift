@@ -23,6 +23,12 @@ func edit(_ input: UnsafeRawBufferPointer) {
     precondition(master >= 0 && ioctl(master, 0x4004_5431, &unlock) == 0, "no pseudo-terminal")
     let slave = ioctl(master, 0x5441, O_RDWR | O_NOCTTY)
     precondition(slave >= 0, "the pseudo-terminal's other end does not open")
+    // No flow control: a Ctrl-S typed between two prompts (the terminal cooked) would stop the output
+    // until a Ctrl-Q, and the console's next write would wait for it.
+    var settings = termios()
+    _ = tcgetattr(slave, &settings)
+    settings.c_iflag &= ~tcflag_t(IXON)
+    _ = tcsetattr(slave, TCSANOW, &settings)
     var size = winsize(ws_row: 20, ws_col: 60, ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     var stop: [Int32] = [-1, -1]
