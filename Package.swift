@@ -113,6 +113,32 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The C-boundary fuzz targets (libedit, liblouis, BrlAPI keys and frames, speech-dispatcher strings)
+        // and the driver they share: libFuzzer's entry point under scripts/fuzz, a corpus replayer otherwise.
+        .target(name: "EscapeFuzzDriver", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "efb-fuzz-edit",
+            dependencies: ["EscapeConsole", "EscapeFuzzDriver"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "efb-fuzz-louis",
+            dependencies: ["EscapeBraille", "EscapeFuzzDriver"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "efb-fuzz-braille",
+            dependencies: [
+                "EscapeBraille", "EscapeContent", "EscapeCore", "EscapeFuzzDriver", "EscapeProtocol", "EscapeRuntime",
+                "EscapeSaves",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "efb-fuzz-speech",
+            dependencies: ["EscapeConsole", "EscapeFuzzDriver"],
+            swiftSettings: strictSettings
+        ),
         // Helpers every test target shares: the built efb, running it, draining pipes, waiting for conditions.
         .target(name: "EscapeTestSupport", swiftSettings: strictSettings),
         .testTarget(

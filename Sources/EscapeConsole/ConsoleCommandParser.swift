@@ -26,7 +26,8 @@ public enum ConsoleInput: Sendable, Hashable {
 /// Pure: it reads the ``ConsoleContext`` (to number items, find the text field and match action names)
 /// and decides nothing about the game. Command words are matched without regard to case; when the focus
 /// is on a text field, a line that is not a whole command is the answer: it is typed into the field and
-/// the field is activated.
+/// the field is activated. A bare number always moves, on a text field too (`type 4` answers 4); `+ N`,
+/// `+N`, `- N` and `-N` turn an adjustable item N steps.
 public enum ConsoleCommandParser {
     /// Parses one line.
     ///
@@ -36,12 +37,23 @@ public enum ConsoleCommandParser {
     /// - Returns: What to do.
     public static func parse(_ line: String, in context: ConsoleContext) -> ConsoleInput {
         let text = trimmed(line)
-        if text.isEmpty { return send(.game(.activate(element: nil))) }
+        if text.isEmpty {
+            // Enter on an empty field would submit what it still holds: the last wrong answer.
+            if context.isOnTextField { return .failure(context.words(.emptyAnswer)) }
+            return send(.game(.activate(element: nil)))
+        }
         let (word, rest) = split(text)
-        if context.isOnTextField && Int(word) != nil { return answer(text, in: context) }
+        if let steps = signedSteps(word), rest.isEmpty { return turn(steps) }
         let parsed: Result<ConsoleInput, Failure>
-        if let number = Int(word) {
+        if word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let number = Int(word) {
             parsed = rest.isEmpty ? focus(number, in: context) : .failure(Failure(nothingAfter: word, context.words))
+            if context.isOnTextField, case .failure(let failure) = parsed {
+                if !rest.isEmpty { return answer(text, in: context) }
+                return .failure(failure.message + " " + context.words(.numberAnswer, ["number": word]))
+            }
+        } else if let verb = ConsoleVerb.named(word), verb == .type, rest.isEmpty {
+            // A bare `type` is a question, never the answer "type".
+            return .failure(context.words(.typeUsage))
         } else if let verb = ConsoleVerb.named(word) {
             parsed = parse(verb, word: word, rest, in: context)
         } else {
@@ -103,8 +115,13 @@ public enum ConsoleCommandParser {
             return rest.isEmpty ? .success(.actions) : action(rest, in: context)
         case .action:
             return action(rest, in: context)
-        case .increase: return plain(.game(.adjust(.increment)))
-        case .decrease: return plain(.game(.adjust(.decrement)))
+        case .increase, .decrease:
+            let step: AdjustDirection = verb == .increase ? .increment : .decrement
+            if rest.isEmpty { return .success(send(.game(.adjust(step)))) }
+            guard let count = Int(rest), (1...Self.maximumSteps).contains(count) else {
+                return .failure(Failure(words(.stepsUsage)))
+            }
+            return .success(.send(Array(repeating: Request(command: .game(.adjust(step))), count: count)))
         case .magic: return plain(.game(.magicTap))
         case .escape: return plain(.game(.escape))
         case .hint: return plain(.game(.hint))
@@ -134,6 +151,25 @@ public enum ConsoleCommandParser {
     }
 
     // MARK: - Arguments
+
+    /// The most steps one `+ N` turns.
+    static let maximumSteps = 99
+
+    /// `+4` and `-4` as steps (4 and -4); `nil` for anything else.
+    private static func signedSteps(_ word: String) -> Int? {
+        guard let sign = word.first, sign == "+" || sign == "-" else { return nil }
+        let digits = word.dropFirst()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(digits),
+            (1...maximumSteps).contains(count)
+        else { return nil }
+        return sign == "+" ? count : -count
+    }
+
+    /// `steps` turns of the focused item, up when positive.
+    private static func turn(_ steps: Int) -> ConsoleInput {
+        let request = Request(command: .game(.adjust(steps > 0 ? .increment : .decrement)))
+        return .send(Array(repeating: request, count: abs(steps)))
+    }
 
     private static func item(_ number: Int, in context: ConsoleContext) -> Result<Element, Failure> {
         let words = context.words
@@ -231,14 +267,23 @@ public enum ConsoleCommandParser {
     /// The one-line reply to a word that names no command.
     private static func unknown(_ word: String, _ text: String, in context: ConsoleContext) -> String {
         let words = context.words
-        let message = words(.unknownCommand, ["word": word])
+        let message = words(.unknownCommand, ["word": shortened(word)])
         if let suggestion = suggestion(for: word) {
             return message + " " + words(.didYouMean, ["word": suggestion])
         }
         if let field = context.screen?.elements.firstIndex(where: { $0.traits.contains(.textField) }) {
-            return message + " " + words(.howToAnswer, ["number": "\(field + 1)", "text": text])
+            return message + " " + words(.howToAnswer, ["number": "\(field + 1)", "text": shortened(text)])
         }
         return message + " " + words(.seeHelp)
+    }
+
+    /// The longest stretch of a typed line said back, in characters.
+    static let echoLength = 30
+
+    /// `text` as said back: its first ``echoLength`` characters and an ellipsis when longer, so a pasted
+    /// page is not read out again.
+    static func shortened(_ text: String) -> String {
+        text.count <= echoLength ? text : String(text.prefix(echoLength)) + "…"
     }
 
     /// The command word closest to `word`, if one is close enough to be a likely typo.

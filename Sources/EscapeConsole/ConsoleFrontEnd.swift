@@ -67,7 +67,9 @@ public final class ConsoleFrontEnd: FrontEnd {
     ) {
         self.preferences = preferences
         self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
-        let editor = options.lineEditing && options.prompt ? LineEditor(input: input, output: output) : nil
+        let editor =
+            options.lineEditing && options.prompt
+            ? LineEditor(input: input, output: output, maximumLength: Self.maximumLineLength) : nil
         self.editor = editor
         self.writer = Writer(
             output: FileOutput(descriptor: output),
@@ -101,16 +103,12 @@ public final class ConsoleFrontEnd: FrontEnd {
         guard !isEnded else { return }
         if let editor {
             guard readable.contains(editor.descriptor) else { return }
-            for line in editor.read() {
-                guard let line else {
+            for frame in editor.read() {
+                guard let frame else {
                     editorEnded = true
                     break
                 }
-                let bytes = Array(line.utf8)
-                enter(
-                    bytes.count > Self.maximumLineLength ? .tooLong(length: bytes.count) : .line(bytes),
-                    submit: submit
-                )
+                enter(frame, submit: submit)
                 flush(now: now)
             }
         } else {
@@ -212,7 +210,7 @@ private struct Writer {
         guard options.prompt, !prompting else { return true }
         prompting = true
         if let editor {
-            editor.start(prompt: Self.prompt)
+            editor.start()
             return true
         }
         return send(Array(Self.prompt.utf8))

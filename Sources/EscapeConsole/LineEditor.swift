@@ -1,4 +1,5 @@
 import CEdit
+import EscapeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -6,48 +7,83 @@ import Glibc
 import Musl
 #endif
 
-/// Line editing and history at a terminal: libedit's readline interface in its callback form, so the
-/// event loop goes on waiting on the terminal with `poll` and never blocks in a read.
+/// Line editing and history at a terminal: libedit read one key at a time (`el_wgets` unbuffered), so
+/// the event loop goes on waiting on the terminal with `poll` and never blocks in a read.
 ///
 /// The arrows move in the line and through the lines typed before, Ctrl-A and Ctrl-E go to either end,
 /// and a key's escape sequence is a key, never text. libedit draws only the prompt line: nothing else
 /// on the screen is redrawn, so a screen reader reads on as it did.
 ///
-/// Every libedit call of the program is in this type. libedit keeps one editor per process, in global
-/// state, and so does this type: the console makes one. It does not cross threads.
+/// The line crosses the C boundary as wide characters counted in characters and is copied out at
+/// once; it never grows past ``maximumLength`` bytes of UTF-8 inside libedit: keys typed past it are
+/// taken out again, counted, and the line is refused as too long when Enter comes. libedit's readline
+/// emulation is not used: its callback interface writes through a stale pointer once a line passes
+/// 1,024 bytes (see `Sources/CEdit/shim.h`).
+///
+/// Every libedit call of the program is in this type. It does not cross threads.
 final class LineEditor {
-    /// What libedit's callback handed over since the last read: a line, or `nil` for the end of input.
-    private nonisolated(unsafe) static var completed: [String?] = []
-
     /// The terminal read from.
     let descriptor: Int32
     /// Whether a line is being edited: the prompt and what was typed so far are on the last line.
     private(set) var isEditing = false
+    /// The longest line kept, in bytes of UTF-8.
+    let maximumLength: Int
+    private let editor: OpaquePointer
+    private let history: OpaquePointer?
+    /// The streams libedit reads and writes, on copies of the descriptors, closed with the editor.
+    private let streams: (reading: UnsafeMutablePointer<FILE>, writing: UnsafeMutablePointer<FILE>)
+    /// Bytes typed past ``maximumLength`` in the line being edited and taken out again.
+    private var dropped = 0
+    /// The bytes of UTF-8 in the line being edited, as libedit holds it.
+    private var kept = 0
 
     /// Sets libedit up on a terminal; `nil` when `input` or `output` is not one.
     ///
     /// libedit reads and writes UTF-8 only in a UTF-8 locale, so the character type comes from the
     /// environment, or is `C.UTF-8` when the environment names none (wraps `setlocale`, `fdopen`,
-    /// `rl_initialize`). Signals stay the program's own (`rl_catch_signals`, set in the shim).
+    /// `el_init`). Signals stay the program's own; Ctrl-C is a key while a line is edited.
     ///
     /// - Parameters:
     ///   - input: The terminal typed at.
     ///   - output: The terminal written to.
-    init?(input: Int32, output: Int32) {
+    ///   - maximumLength: The longest line kept, in bytes of UTF-8.
+    init?(input: Int32, output: Int32, maximumLength: Int = 4096) {
         guard isatty(input) == 1, isatty(output) == 1 else { return nil }
         let locale = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"
         if !String(locale.lowercased().filter { $0 != "-" }).contains("utf8") {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
-        guard let reading = fdopen(input, "r"), let writing = fdopen(output, "w") else { return nil }
-        efb_edit_configure(reading, writing)
-        guard rl_initialize() == 0 else { return nil }
+        let copies = (dup(input), dup(output))
+        guard copies.0 >= 0, copies.1 >= 0, let reading = fdopen(copies.0, "r"), let writing = fdopen(copies.1, "w")
+        else {
+            for copy in [copies.0, copies.1] where copy >= 0 { close(copy) }
+            return nil
+        }
+        var history: OpaquePointer?
+        guard let editor = efb_edit_open(reading, writing, &history, 100) else {
+            fclose(reading)
+            fclose(writing)
+            return nil
+        }
+        streams = (reading, writing)
+        self.editor = editor
+        self.history = history
+        self.maximumLength = maximumLength
         descriptor = input
-        for (sequence, function) in Self.keys { _ = rl_parse_and_bind("bind '\(sequence)' \(function)") }
+        for (sequence, function) in Self.keys { _ = efb_edit_bind(editor, sequence, function) }
     }
 
-    /// The escape sequences of the usual keys that libedit does not bind itself, and what they do: an
-    /// unbound sequence would be read as Escape and then text, and its tail (`~`) typed into the line.
+    deinit {
+        stop()
+        efb_edit_close(editor, history)
+        fclose(streams.reading)
+        fclose(streams.writing)
+    }
+
+    /// The escape sequences of the usual keys that libedit does not bind itself, and what they do.
+    ///
+    /// An unbound sequence would be read as Escape and then text, and its tail (`~`) typed into the line.
+    /// Escape then Enter is Enter: Escape alone must not swallow the key after it.
     static let keys: [(sequence: String, function: String)] =
         [
             ("\\e[3~", "ed-delete-next-char"),
@@ -57,56 +93,108 @@ final class LineEditor {
             ("\\eOF", "ed-move-to-end"),
             ("\\e[1;5C", "em-next-word"), ("\\e[1;3C", "em-next-word"),
             ("\\e[1;5D", "ed-prev-word"), ("\\e[1;3D", "ed-prev-word"),
+            ("\\e^M", "ed-newline"), ("\\e^J", "ed-newline"),
         ]
         + ["\\e[2~", "\\e[5~", "\\e[6~", "\\e[E", "\\e[Z", "\\eOP", "\\eOQ", "\\eOR", "\\eOS"].map {
             ($0, "ed-unassigned")
         }
         + ["15", "17", "18", "19", "20", "21", "23", "24"].map { ("\\e[\($0)~", "ed-unassigned") }
 
-    /// Shows `prompt` and starts editing a line, the terminal in libedit's mode
-    /// (wraps `rl_callback_handler_install`).
-    func start(prompt: String) {
+    /// Draws the prompt and starts editing a line, the terminal in libedit's mode.
+    ///
+    /// The prompt is libedit's (`> `). The terminal's size is read again first, in case it changed.
+    func start() {
         guard !isEditing else { return }
         isEditing = true
-        rl_callback_handler_install(prompt) { line in
-            LineEditor.completed.append(line.map { String(cString: $0) })
-            free(line)
+        dropped = 0
+        kept = 0
+        efb_edit_resize(editor)
+        efb_edit_unbuffered(editor, 1)
+    }
+
+    /// Reads one key and returns the line it completed, if it did (wraps `el_wgets` and `history`).
+    ///
+    /// A completed line ends the editing and leaves the terminal as it was; lines with more than spaces
+    /// go into the history. Ctrl-D (or Ctrl-C) on an empty line comes as `nil`: the end of input. A line
+    /// that grew past ``maximumLength`` comes as `tooLong` with every byte typed.
+    ///
+    /// - Returns: The completed lines, at most one.
+    func read() -> [LineFramer.Frame?] {
+        guard isEditing else { return [] }
+        var before: Int32 = 0
+        var cursor: Int32 = 0
+        efb_edit_measure(editor, &before, &cursor)
+        var count: Int32 = 0
+        guard let read = efb_edit_read(editor, &count) else {
+            // An empty line (after Backspace or Ctrl-C) comes as NULL too; only a hang-up ends the input.
+            kept = 0
+            dropped = 0
+            guard efb_edit_hung_up(descriptor) != 0 else { return [] }
+            stop()
+            return [nil]
+        }
+        let characters = UnsafeBufferPointer(start: read, count: Int(max(0, count)))
+        if characters.last == 10 {
+            stop()
+            let typed = Array(Self.text(UnsafeBufferPointer(rebasing: characters.dropLast())).utf8)
+            if dropped > 0 { return [.tooLong(length: typed.count + dropped)] }
+            if typed.contains(where: { $0 != 32 && $0 != 9 }) {
+                typed.withUnsafeBufferPointer { bytes in
+                    let text = Array(bytes) + [0]
+                    text.withUnsafeBufferPointer { efb_edit_remember(history, $0.baseAddress) }
+                }
+            }
+            return [.line(typed)]
+        }
+        if characters.count == 1 && characters[0] == 4 && before == 0 {
+            // libedit puts a Ctrl-D in the line for the end of input: taken out, it is never drawn.
+            efb_edit_delete(editor, 1)
+            stop()
+            return [nil]
+        }
+        // Measured without making a String: this runs for every key of a line up to the limit.
+        let length = characters.reduce(0) { $0 + Self.utf8Width($1) }
+        let added = characters.count - Int(before)
+        if length > maximumLength, added > 0 {
+            // Taken out as soon as typed: libedit's line, and the work each key causes, stay bounded.
+            dropped += length - kept
+            efb_edit_delete(editor, Int32(added))
+        } else {
+            kept = length
+        }
+        return []
+    }
+
+    /// The bytes `character` takes in UTF-8; a value that is no Unicode scalar takes U+FFFD's three.
+    static func utf8Width(_ character: wchar_t) -> Int {
+        switch UInt32(bitPattern: character) {
+        case 0..<0x80: 1
+        case 0x80..<0x800: 2
+        case 0x1_0000...0x10_FFFF: 4
+        default: 3
         }
     }
 
-    /// Reads what the terminal has (one key) and returns the line it completed, if it did
-    /// (wraps `rl_callback_read_char` and `add_history`).
-    ///
-    /// A completed line ends the editing and leaves the terminal as it was; lines with more than spaces
-    /// go into the history. Ctrl-D on an empty line comes as `nil`: the end of input.
-    ///
-    /// - Returns: The completed lines, at most one.
-    func read() -> [String?] {
-        guard isEditing else { return [] }
-        rl_callback_read_char()
-        let lines = Self.completed
-        Self.completed = []
-        if !lines.isEmpty {
-            isEditing = false
-            for case let line? in lines where line.contains(where: { !$0.isWhitespace }) {
-                add_history(line)
-            }
+    /// The characters libedit hands over, as text; a value that is no Unicode scalar becomes U+FFFD.
+    static func text(_ characters: UnsafeBufferPointer<wchar_t>) -> String {
+        var scalars = String.UnicodeScalarView()
+        for character in characters {
+            scalars.append(UInt32(exactly: character).flatMap(Unicode.Scalar.init) ?? "\u{FFFD}")
         }
-        return lines
+        return String(scalars)
     }
 
     /// Draws the prompt and the half-typed line again, on the line where the cursor is: after a
-    /// message took the line they were on (wraps `rl_forced_update_display`).
+    /// message took the line they were on.
     func redisplay() {
         guard isEditing else { return }
-        rl_forced_update_display()
+        efb_edit_refresh(editor)
     }
 
-    /// Stops editing and gives the terminal back as it was; what was typed stays on the screen
-    /// (wraps `rl_callback_handler_remove`).
+    /// Stops editing and gives the terminal back as it was; what was typed stays on the screen.
     func stop() {
         guard isEditing else { return }
         isEditing = false
-        rl_callback_handler_remove()
+        efb_edit_unbuffered(editor, 0)
     }
 }

@@ -19,6 +19,9 @@ struct EFB: ParsableCommand {
 
     /// Picks the default subcommand by standard input: `play` at a terminal, `pipe` (the default) otherwise.
     static func main() {
+        let environment = ProcessInfo.processInfo.environment
+        let language = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        CrashLine.install(french: language?.hasPrefix("fr") == true)
         var arguments = Array(CommandLine.arguments.dropFirst())
         let topLevel = [
             "-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help",

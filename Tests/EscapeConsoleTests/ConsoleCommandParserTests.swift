@@ -128,8 +128,10 @@ struct ConsoleCommandParserTests {
         }
         #expect(ConsoleCommandParser.parse("the glass", in: context) == answer("the glass"))
         #expect(ConsoleCommandParser.parse("  Glass ", in: context) == answer("Glass"))
-        // A number is an answer here, not an item: "3" answers the counting stone.
-        #expect(ConsoleCommandParser.parse("3", in: context) == answer("3"))
+        // Issue 23, item 9: a number moves here too (help says numbers move); `type 3` answers 3.
+        let third = context.element(numbered: 3)?.id ?? "none"
+        #expect(ConsoleCommandParser.parse("3", in: context) == Self.game(.focus(element: third)))
+        #expect(ConsoleCommandParser.parse("type 3", in: context) == answer("3"))
         // A command word with the wrong arguments is an answer too.
         #expect(ConsoleCommandParser.parse("up the stairs", in: context) == answer("up the stairs"))
         // Whole commands still work, and `type` answers with a command word.
@@ -140,6 +142,60 @@ struct ConsoleCommandParserTests {
             ConsoleCommandParser.parse(String(repeating: "x", count: 1001), in: context)
                 == .failure("That answer is longer than 1000 characters; answers are short.")
         )
+    }
+
+    /// Issue 23, item 9: where a number cannot move, it says how to answer with it.
+    @Test func aNumberOnATextFieldThatNamesNoItemSaysHowToAnswerIt() {
+        #expect(
+            ConsoleCommandParser.parse("1852", in: Self.onTheField)
+                == .failure(
+                    "There is no item 1852; this screen has 4 items. Numbers move to an item; to answer 1852, "
+                        + "type: type 1852"
+                )
+        )
+    }
+
+    /// Issue 23, item 12: a bare `type` asks what to type; an empty Enter on a field answers nothing.
+    @Test func aBareTypeAndAnEmptyLineOnAFieldAnswerNothing() {
+        #expect(
+            ConsoleCommandParser.parse("type", in: Self.onTheField)
+                == .failure("Type what? Write your answer after it, such as type glass.")
+        )
+        #expect(
+            ConsoleCommandParser.parse("", in: Self.onTheField)
+                == .failure("Nothing to answer yet: write your answer, then press Enter.")
+        )
+        #expect(ConsoleCommandParser.parse("", in: Self.firstDoor) == Self.game(.activate(element: nil)))
+    }
+
+    /// Issue 23, item 8: `+ N`, `+N`, `- N` and `-N` turn N steps; `+4` never moves to item 4.
+    @Test(arguments: ["+ 4", "+4", "increase 4"])
+    func plusAndANumberTurnThatManySteps(line: String) {
+        let up = Request(command: .game(.adjust(.increment)))
+        #expect(ConsoleCommandParser.parse(line, in: Self.firstDoor) == .send(Array(repeating: up, count: 4)))
+    }
+
+    @Test(arguments: ["- 3", "-3", "decrease 3"])
+    func minusAndANumberTurnThatManyStepsDown(line: String) {
+        let down = Request(command: .game(.adjust(.decrement)))
+        #expect(ConsoleCommandParser.parse(line, in: Self.firstDoor) == .send(Array(repeating: down, count: 3)))
+    }
+
+    @Test func tooManyStepsAreRefused() {
+        let usage = ConsoleInput.failure("Turn how many steps? Type + or - and a number from 1 to 99, such as + 4.")
+        #expect(ConsoleCommandParser.parse("+ 100", in: Self.firstDoor) == usage)
+        #expect(ConsoleCommandParser.parse("+ x", in: Self.firstDoor) == usage)
+    }
+
+    /// Issue 23, item 10: an unknown command says back 30 characters of what was typed, not a page.
+    @Test func anUnknownCommandSaysBackOnlyTheStartOfALongLine() {
+        let line = String(repeating: "é", count: 2000)
+        guard case .failure(let message) = ConsoleCommandParser.parse(line, in: Self.stoneOfMemory) else {
+            Issue.record("a line of é is no command")
+            return
+        }
+        #expect(message.count < 200)
+        #expect(message.hasPrefix("Unknown command \"" + String(repeating: "é", count: 30) + "…\"."))
     }
 
     @Test func anAnswerIsMeasuredInCodePointsAsTheEngineMeasuresIt() {

@@ -94,6 +94,9 @@ extension ConsoleWords {
         case .answerTooLong: "Cette réponse dépasse {limit} caractères ; les réponses sont courtes."
         case .unknownCommand: "Commande inconnue : « {word} »."
         case .didYouMean: "Voulais-tu dire {word} ? Tape aide pour la liste des commandes."
+        case .numberAnswer: "Les numéros déplacent sur un élément ; pour répondre {number}, tape : répondre {number}"
+        case .emptyAnswer: "Rien à répondre pour l'instant : écris ta réponse, puis appuie sur Entrée."
+        case .stepsUsage: "Tourner de combien de crans ? Tape + ou - et un nombre de 1 à 99, par exemple + 4."
         case .howToAnswer: "Pour répondre, va sur l'élément {number} et tape ta réponse, ou tape : répondre {text}"
         case .seeHelp: "Tape aide pour la liste des commandes."
 
@@ -104,7 +107,8 @@ extension ConsoleWords {
         case .helpPrevious: "p, précédent : aller à l'élément précédent."
         case .helpFirst: "f, premier : aller au premier élément."
         case .helpLast: "l, dernier : aller au dernier élément."
-        case .helpFocus: "Un numéro, par exemple 3, ou aller 3 : aller à l'élément 3 de la liste."
+        case .helpFocus:
+            "Un numéro, par exemple 3, ou aller 3 : aller à l'élément 3, même depuis un champ de texte (répondre 3 répond 3)."
         case .helpActivate:
             "Entrée sur une ligne vide, a, activer : activer l'élément où tu te trouves. a 3 active l'élément 3."
         case .helpType:
@@ -115,8 +119,8 @@ extension ConsoleWords {
         case .helpItemBack: "haut : élément précédent du rotor."
         case .helpActions: "actions : la liste des actions de l'élément où tu te trouves."
         case .helpAction: "action 2, ou action NOM : faire l'une des actions de l'élément, nommée par son verbe."
-        case .helpIncrease: "+, augmenter : tourner vers le haut un élément réglable."
-        case .helpDecrease: "-, diminuer : tourner vers le bas un élément réglable."
+        case .helpIncrease: "+, augmenter : tourner vers le haut un élément réglable ; + 4 ou +4 le tourne de 4 crans."
+        case .helpDecrease: "-, diminuer : tourner vers le bas un élément réglable ; - 4 ou -4 le tourne de 4 crans."
         case .helpMagic: "magique : le toucher magique. {here}"
         case .helpEscape: "échap : le geste d'échappement. {here}"
         case .helpHint: "h, indice : entendre un indice."

@@ -184,6 +184,12 @@ extension ConsoleWords {
         case didYouMean
         /// How to answer on a screen with a text field: `{number}` and the `{text}` typed.
         case howToAnswer
+        /// A number typed on a text field moves; how to answer with it: `{number}`.
+        case numberAnswer
+        /// Enter on a text field with nothing typed.
+        case emptyAnswer
+        /// How many steps `+ N` and `- N` turn.
+        case stepsUsage
         /// Where the commands are listed.
         case seeHelp
 
