@@ -512,6 +512,9 @@
     dial.setAttribute("role", "spinbutton");
     dial.tabIndex = 0;
     dial.setAttribute("aria-labelledby", label.id);
+    // Browsers read aria-valuetext only beside aria-valuenow: the number counts the turns, the text
+    // is the wheel's word, which is what the screen reader says.
+    dial.setAttribute("aria-valuenow", "0");
     dial.setAttribute("aria-valuetext", element.value || "");
     dial.textContent = element.value || "";
     dial.dataset.element = element.id;
@@ -603,6 +606,7 @@
     if (!node) return;
     const text = labelled(element.label, element.value);
     if (node.getAttribute("role") === "spinbutton") {
+      node.setAttribute("aria-valuenow", String(Number(node.getAttribute("aria-valuenow") || 0) + 1));
       node.setAttribute("aria-valuetext", element.value || "");
       node.textContent = element.value || "";
     } else if (node.tagName === "INPUT") {
