@@ -138,7 +138,8 @@ public enum WebServer {
     /// - Throws: ``StartError`` when it cannot listen (the port is taken, say).
     public static func start(configuration: Configuration, bridge: WebBridge) throws(StartError) -> Running {
         var logger = Logger(label: "efb web") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .error
+        // Shutting down logs the cancellation of the listening task as an error: only worse is worth a line.
+        logger.logLevel = .critical
         let outcome = Mutex<Result<Int, StartError>?>(nil)
         let settled = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
