@@ -540,6 +540,37 @@ class BrowserTests(unittest.TestCase):
         self.solve(page, game.level(title))
         page.wait_new_screen(title)
 
+    def test_a_game_efb_serve_shares_plays_in_the_browser(self) -> None:
+        """--attach: the browser joins a game efb serve shares (as a Braille display would beside it)."""
+        folder = tempfile.mkdtemp(prefix="efb-serve-")  # mode 0700, as efb serve asks
+        path = os.path.join(folder, "game.sock")
+        served = subprocess.Popen([OPTIONS["binary"], "serve", "--socket", path, "--memory-save", "--locale", "fr"],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def stop_served() -> None:
+            served.send_signal(signal.SIGTERM)
+            served.wait(timeout=15)
+            served.stderr.close()
+        self.addCleanup(stop_served)
+        wait_for("efb serve's socket", lambda: os.path.exists(path), 20)
+        server = Server("--attach", path)
+        self.addCleanup(server.stop)
+        driver = start_browser("fr")
+        self.addCleanup(driver.quit)
+        driver.get(server.url)
+        page = Page(driver, "fr")
+        game = Game("fr")
+        wait_for("the served game's first screen", lambda: page.title() not in ("", "Escape From Blindness"), 15)
+        self.assertEqual(driver.find_element("tag name", "html").get_attribute("lang"), "fr")
+        title = page.title()
+        self.assert_focus_on_screen(page, title)
+        while driver.find_element("id", "screen").get_attribute("data-kind") != "level":
+            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            title = page.wait_new_screen(title)
+            self.assert_focus_on_screen(page, title)
+        self.solve(page, game.level(title))
+        page.wait_new_screen(title)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
