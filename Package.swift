@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "EscapeBraille", targets: ["EscapeBraille"]),
         .library(name: "EscapeConsole", targets: ["EscapeConsole"]),
         .library(name: "EscapeSound", targets: ["EscapeSound"]),
+        .library(name: "EscapeWeb", targets: ["EscapeWeb"]),
     ],
     traits: [
         .trait(
@@ -30,10 +31,20 @@ let package = Package(
             name: "Louis",
             description: "Contracted Braille through liblouis (needs Debian's liblouis-dev)."
         ),
-        .default(enabledTraits: ["BrlAPI", "Louis"]),
+        .trait(
+            name: "Web",
+            description: "Play in a web browser with efb web (builds Hummingbird and hummingbird-websocket)."
+        ),
+        .default(enabledTraits: ["BrlAPI", "Louis", "Web"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Already in Hummingbird's graph; named for the types the web front end uses directly.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The pure game: content model, flow, level kinds. No I/O, no clock, no global randomness.
@@ -90,6 +101,27 @@ let package = Package(
             resources: [.copy("Sounds")],
             swiftSettings: strictSettings
         ),
+        // The browser front end (`efb web`): a Hummingbird server on its own threads, the page as resources, and
+        // a front end that carries the page's commands to the one event loop and its events back. Only with the
+        // Web trait: without it the module is empty and Hummingbird is not built.
+        .target(
+            name: "EscapeWeb",
+            dependencies: [
+                "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeSound",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
+                .product(
+                    name: "HummingbirdWebSocket",
+                    package: "hummingbird-websocket",
+                    condition: .when(traits: ["Web"])
+                ),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Web"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Web"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Web"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Web"])),
+            ],
+            resources: [.copy("Page")],
+            swiftSettings: strictSettings
+        ),
         // The executable: subcommands and the pipe front end.
         .executableTarget(
             name: "efb",
@@ -101,6 +133,7 @@ let package = Package(
                 "EscapeSaves",
                 "EscapeBraille",
                 "EscapeSound",
+                "EscapeWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -194,6 +227,31 @@ let package = Package(
             dependencies: [
                 "EscapeSound", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeConsole",
                 "EscapeBraille", "EscapeSaves", "efb", "EscapeTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EscapeWebTests",
+            dependencies: [
+                "EscapeWeb", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves",
+                "EscapeTestSupport", "efb",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Web"])),
+                .product(
+                    name: "HummingbirdWSClient",
+                    package: "hummingbird-websocket",
+                    condition: .when(traits: ["Web"])
+                ),
+                .product(
+                    name: "HummingbirdWSTesting",
+                    package: "hummingbird-websocket",
+                    condition: .when(traits: ["Web"])
+                ),
+                .product(
+                    name: "HummingbirdWebSocket",
+                    package: "hummingbird-websocket",
+                    condition: .when(traits: ["Web"])
+                ),
             ],
             swiftSettings: strictSettings
         ),

@@ -13,7 +13,7 @@ struct EFB: ParsableCommand {
             efb plays at a terminal when standard input is one, and is the pipe otherwise.
             """,
         version: "0.1.0",
-        subcommands: [Play.self, Pipe.self, Braille.self, Serve.self, Validate.self],
+        subcommands: [Play.self, Pipe.self, Braille.self, Serve.self, Validate.self] + webCommands,
         defaultSubcommand: Pipe.self
     )
 

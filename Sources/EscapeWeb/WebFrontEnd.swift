@@ -1,0 +1,325 @@
+import EscapeCore
+import EscapeJSON
+public import EscapeProtocol
+public import EscapeRuntime
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The browser front end, on the game loop's side: the tabs' commands in, the game's events out.
+///
+/// The page speaks the pipe's protocol (version 1.1) over its WebSocket, one command per message; the
+/// events of each turn of the loop reach every tab that plays or watches as one message of NDJSON
+/// lines, so the page sees a whole reply at once and says only what changed. Messages of the page's
+/// own (`web.takeOver`, `web.watch`) and of the server's (`web.role`) have types starting with `web.`.
+///
+/// One tab controls the game. The first tab to connect while nobody controls it does; a later one is
+/// offered the choice (`web.role` `choice`): take over (the controlling tab then watches, and is told)
+/// or watch. A tab that reloads (the same `client` name) takes its own place back without asking.
+/// Each tab that starts playing or watching is caught up: the engine's `hello`, what the opening said
+/// (a locked save, "welcome back"), then the whole state, asked with `state` under an id of its own so
+/// that only that tab receives it.
+///
+/// Standard input is watched: when it ends, so does the game (`ended` `eof`), as with `efb pipe`.
+///
+/// It is not thread-safe; the ``EventLoop`` alone calls it. The server reaches it through the
+/// ``WebBridge``.
+public final class WebFrontEnd: FrontEnd {
+    /// What a tab does in the game.
+    public enum Role: String, Sendable, Hashable {
+        /// Plays: its commands go to the game.
+        case controller
+        /// Follows the game; may take over.
+        case observer
+        /// Has not chosen yet between taking over and watching.
+        case choice
+    }
+
+    private final class Tab {
+        let client: String
+        let outbox: WebBridge.Outbox
+        var role: Role = .choice
+        var caughtUp = false
+        var pending: [UInt8] = []
+
+        init(client: String, outbox: WebBridge.Outbox) {
+            self.client = client
+            self.outbox = outbox
+        }
+    }
+
+    private let bridge: WebBridge
+    private var input: Int32?
+    private let keys: [String: String]
+    private var tabs: [Int: Tab] = [:]
+    private var controller: Int?
+    /// The engine's latest `hello`, and what its opening said unasked (save problems, welcome back).
+    private var hello: StampedEvent?
+    private var openingNotes: [StampedEvent] = []
+    private var opened = false
+    private var words = EngineWords.english
+    /// The `bye` was shown: the game is over.
+    public private(set) var saidBye = false
+
+    /// The id of the front end's own `hello`.
+    static let helloID = RequestID.string("web-hello")
+
+    /// Creates a front end.
+    ///
+    /// - Parameters:
+    ///   - bridge: Where the server's tabs arrive.
+    ///   - input: A descriptor whose end ends the game (standard input), or `nil`.
+    ///   - keys: The page's key names by gesture, shown on the chapter pages (``ClientHello/keys``).
+    public init(bridge: WebBridge, input: Int32? = 0, keys: [String: String] = [:]) {
+        self.bridge = bridge
+        self.input = input
+        self.keys = keys
+    }
+
+    /// The bridge's self-pipe and standard input, until it ends.
+    public var descriptors: [Int32] { [bridge.descriptor] + (input.map { [$0] } ?? []) }
+
+    /// Never: tabs come and go, the game goes on.
+    public var isClosed: Bool { false }
+
+    /// How many tabs are connected, and which plays (for tests and the log).
+    public var tabCount: Int { tabs.count }
+
+    /// The role of a tab, if it is connected.
+    public func role(of tab: Int) -> Role? { tabs[tab]?.role }
+
+    /// Protocol 1.1, and the page's key names for the chapter pages.
+    public func opening() -> [SessionInput] {
+        let hello = ClientHello(client: "efb web", acceptedVersions: .versions([.v1_1]), keys: keys)
+        return [.request(Request(id: Self.helloID, command: .hello(hello)))]
+    }
+
+    // MARK: - Input
+
+    /// Reads standard input (only to notice its end) and takes what the tabs did.
+    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        if let descriptor = input, readable.contains(descriptor) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(descriptor, &buffer, buffer.count)
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
+                input = nil
+                submit(.endOfInput)
+            }
+        }
+        guard readable.contains(bridge.descriptor) else { return }
+        for arrival in bridge.take() {
+            switch arrival {
+            case .opened(let number, let client, let outbox):
+                open(number, client: client, outbox: outbox, submit: submit)
+            case .message(let number, let text):
+                receive(text, from: number, submit: submit)
+            case .closed(let number):
+                leave(number)
+            }
+        }
+    }
+
+    private func open(_ number: Int, client: String, outbox: WebBridge.Outbox, submit: (SessionInput) -> Void) {
+        let tab = Tab(client: client, outbox: outbox)
+        tabs[number] = tab
+        if saidBye {
+            if let hello { append(hello, to: tab) }
+            append(line: webLine(["type": .string("web.ended")]), to: tab)
+            return
+        }
+        if let current = controller, let playing = tabs[current], playing.client == client {
+            // The controlling tab reloaded: its new page takes its place, the old socket goes.
+            leave(current)
+        }
+        if controller == nil {
+            become(.controller, number, submit: submit)
+        } else {
+            tellRole(number)
+        }
+    }
+
+    private func receive(_ text: String, from number: Int, submit: (SessionInput) -> Void) {
+        guard let tab = tabs[number], !saidBye else { return }
+        let bytes = Array(text.utf8)
+        if case .object(let object)? = try? JSONReader.read(bytes), case .string(let type)? = object["type"],
+            type.hasPrefix("web.")
+        {
+            switch type {
+            case "web.takeOver": become(.controller, number, submit: submit)
+            case "web.watch": become(.observer, number, submit: submit)
+            default: break
+            }
+            return
+        }
+        guard tab.role == .controller else {
+            let name: String
+            if case .object(let object)? = try? JSONReader.read(bytes), case .string(let type)? = object["type"] {
+                name = type
+            } else {
+                name = "it"
+            }
+            refuse(bytes, tab: tab, ProtocolError(.readOnly, words(.errorReadOnly, ["command": name])))
+            return
+        }
+        switch CommandDecoder.decode(bytes) {
+        case .blank:
+            break
+        case .request(let request) where Self.allows(request.command):
+            submit(.request(request))
+        case .request:
+            refuse(bytes, tab: tab, ProtocolError(.unknownCommand, "efb web does not take this command"))
+        case .failure:
+            submit(.frame(.line(bytes)))
+        }
+    }
+
+    /// The page plays and asks; it never ends the game, changes the session or travels in time.
+    static func allows(_ command: Command) -> Bool {
+        switch command {
+        case .game, .onElement, .state, .ping, .validActions: true
+        case .hello, .wait, .quit, .snapshot, .restore, .batch, .cancel: false
+        }
+    }
+
+    /// Answers a tab alone, as the engine would: an `error` then `done`, with the command's id.
+    private func refuse(_ bytes: [UInt8], tab: Tab, _ error: ProtocolError) {
+        var replyTo: RequestID?
+        switch CommandDecoder.decode(bytes) {
+        case .request(let request): replyTo = request.id
+        case .failure(_, let id): replyTo = id
+        case .blank: break
+        }
+        for event in [Event.error(error), .done] {
+            append(StampedEvent(seq: 0, replyTo: replyTo, generation: 0, event: event, protocolMinor: 1), to: tab)
+        }
+    }
+
+    private func become(_ role: Role, _ number: Int, submit: (SessionInput) -> Void) {
+        guard let tab = tabs[number] else { return }
+        if role == .controller, let current = controller, current != number, let previous = tabs[current] {
+            previous.role = .observer
+            controller = nil
+            tellRole(current, reason: "takenOver")
+        }
+        if role == .observer, controller == number { controller = nil }
+        tab.role = role
+        if role == .controller { controller = number }
+        tellRole(number)
+        if !tab.caughtUp {
+            tab.caughtUp = true
+            if let hello { append(hello, to: tab) }
+            for note in openingNotes { append(note, to: tab) }
+            submit(.request(Request(id: .string("web-join-\(number)"), command: .state)))
+        }
+        if role == .observer || controller == nil { tellControlFree() }
+    }
+
+    private func leave(_ number: Int) {
+        guard let tab = tabs.removeValue(forKey: number) else { return }
+        tab.outbox.finish()
+        if controller == number {
+            controller = nil
+            tellControlFree()
+        }
+    }
+
+    private func tellControlFree() {
+        for number in tabs.keys.sorted() where tabs[number]?.role == .observer { tellRole(number) }
+    }
+
+    private func tellRole(_ number: Int, reason: String? = nil) {
+        guard let tab = tabs[number] else { return }
+        var fields: [String: JSONValue] = [
+            "type": .string("web.role"),
+            "role": .string(tab.role.rawValue),
+            "controlFree": .bool(controller == nil),
+        ]
+        if let reason { fields["reason"] = .string(reason) }
+        append(line: webLine(fields), to: tab)
+    }
+
+    private func webLine(_ fields: [String: JSONValue]) -> [UInt8] {
+        var line: [UInt8] = []
+        JSONWriter.write(.object(fields), into: &line)
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    // MARK: - Output
+
+    /// Sends each event to the tabs that play or watch, or to the one tab that asked for it.
+    public func show(_ events: [StampedEvent], now: Int64) {
+        for event in events {
+            if case .hello(let serverHello) = event.event {
+                hello = StampedEvent(
+                    seq: event.seq,
+                    replyTo: nil,
+                    generation: event.generation,
+                    event: event.event,
+                    protocolMinor: event.protocolMinor
+                )
+                words = EngineWords(locale: serverHello.locale)
+            }
+            if case .bye = event.event { saidBye = true }
+            switch event.replyTo {
+            case Self.helloID?:
+                // The front end's own hello: kept above; a chapter page it changed goes to every tab.
+                if case .game = event.event { broadcast(event) }
+                continue
+            case .string(let id)? where id.hasPrefix("web-join-"):
+                if let number = Int(id.dropFirst("web-join-".count)), let tab = tabs[number] {
+                    if case .done = event.event { continue }
+                    append(event, to: tab)
+                }
+                continue
+            default:
+                break
+            }
+            if !opened {
+                switch event.event {
+                case .error, .game(.announce): openingNotes.append(event)
+                default: break
+                }
+                continue
+            }
+            broadcast(event)
+        }
+    }
+
+    private func broadcast(_ event: StampedEvent) {
+        for number in tabs.keys.sorted() {
+            guard let tab = tabs[number], tab.role != .choice else { continue }
+            append(event, to: tab)
+        }
+    }
+
+    private func append(_ event: StampedEvent, to tab: Tab) {
+        EventEncoder.encode(event, into: &tab.pending)
+    }
+
+    private func append(line: [UInt8], to tab: Tab) {
+        tab.pending += line
+    }
+
+    /// Hands each tab what was shown to it since the last flush, as one message.
+    public func flush(now: Int64) {
+        opened = true
+        for number in tabs.keys.sorted() {
+            guard let tab = tabs[number], !tab.pending.isEmpty else { continue }
+            let text = String(decoding: tab.pending, as: UTF8.self)
+            tab.pending.removeAll()
+            if !tab.outbox.send(text) {
+                // It let too much pile up: it goes, and its page reconnects and is caught up afresh.
+                leave(number)
+            }
+        }
+    }
+
+    /// Ends every tab's stream once what was queued is written (the game is over or the server stops).
+    public func closeAll() {
+        for number in tabs.keys.sorted() { leave(number) }
+    }
+}

@@ -1,0 +1,288 @@
+#if Web
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import HummingbirdWebSocket
+public import Logging
+import NIOCore
+import NIOWebSocket
+import Synchronization
+
+/// The web server of `efb web`: the page, its script, style and sounds, and the WebSocket the page
+/// plays through, behind the ``WebGuard``.
+///
+/// It runs on Hummingbird's threads and never touches the game: a tab's socket is a
+/// ``WebBridge/Outbox`` one way and ``WebBridge/receive(_:from:)`` the other.
+public enum WebServer {
+    /// What the server serves and where.
+    public struct Configuration: Sendable {
+        /// The address to listen on.
+        public var host: String
+        /// The port; 0 for any free one.
+        public var port: Int
+        /// The token and the hosts accepted.
+        public var guardian: WebGuard
+        /// The page's language until the game says its own (`<html lang>`).
+        public var locale: String
+        /// The sound pack's folder (`cues/`, `ambiences/`), if there is one.
+        public var soundFolder: String?
+
+        /// Creates a configuration.
+        public init(host: String, port: Int, guardian: WebGuard, locale: String, soundFolder: String?) {
+            self.host = host
+            self.port = port
+            self.guardian = guardian
+            self.locale = locale
+            self.soundFolder = soundFolder
+        }
+    }
+
+    /// The largest message a page may send (a command; typed text is at most 1000 characters).
+    static let maximumMessage = 1 << 16
+
+    /// The application: a router for the page and files, another for the WebSocket upgrade.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where and what to serve.
+    ///   - bridge: Where tabs' sockets meet the game loop.
+    ///   - logger: Where the server logs (standard error: standard output carries the URL only).
+    ///   - onRunning: Called with the bound port once the server listens.
+    /// - Returns: The application, to run or to test.
+    public static func application(
+        configuration: Configuration,
+        bridge: WebBridge,
+        logger: Logger,
+        onRunning: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let files = PageFiles(locale: configuration.locale, soundFolder: configuration.soundFolder)
+        let guardian = configuration.guardian
+
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: GuardMiddleware(guardian: guardian))
+        router.get("/") { _, _ in files.response(for: "index.html") }
+        router.get("/app.js") { _, _ in files.response(for: "app.js") }
+        router.get("/style.css") { _, _ in files.response(for: "style.css") }
+        router.get("/sounds/:kind/:name") { _, context in
+            let kind = context.parameters.get("kind") ?? ""
+            let name = context.parameters.get("name") ?? ""
+            return files.sound(kind: kind, name: name)
+        }
+        // Reached only when an upgrade was refused: a foreign Origin, or no upgrade asked at all.
+        router.get("/ws") { request, _ in
+            let origin = request.headers[.origin]
+            if !guardian.originAllowed(origin, host: request.head.authority) {
+                return Response(
+                    status: .forbidden,
+                    headers: Self.plain,
+                    body: .init(byteBuffer: .init(string: "foreign origin\n"))
+                )
+            }
+            return Response(
+                status: .upgradeRequired,
+                headers: Self.plain,
+                body: .init(byteBuffer: .init(string: "a WebSocket is expected here\n"))
+            )
+        }
+
+        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        sockets.add(middleware: GuardMiddleware(guardian: guardian))
+        sockets.ws("/ws") { request, _ in
+            guardian.originAllowed(request.headers[.origin], host: request.head.authority)
+                ? .upgrade([:]) : .dontUpgrade
+        } onUpgrade: { inbound, outbound, context in
+            let client = context.request.uri.queryParameters.get("client") ?? WebToken.random()
+            let (outbox, stream) = WebBridge.Outbox.make()
+            let tab = bridge.open(client: String(client.prefix(64)), outbox: outbox)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await text in stream {
+                        do { try await outbound.write(.text(text)) } catch { return }
+                    }
+                    // The game let this tab go (it ended, or the tab fell too far behind): say goodbye.
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
+                group.addTask {
+                    do {
+                        for try await message in inbound.messages(maxSize: maximumMessage) {
+                            if case .text(let text) = message { bridge.receive(text, from: tab) }
+                        }
+                    } catch {}
+                }
+                await group.next()
+                group.cancelAll()
+            }
+            bridge.close(tab: tab)
+        }
+
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    }
+
+    /// Why the server did not start.
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, for a person.
+        public var description: String
+    }
+
+    /// Starts the server on its own threads and waits until it listens (or could not).
+    ///
+    /// - Parameters:
+    ///   - configuration: Where and what to serve.
+    ///   - bridge: Where tabs' sockets meet the game loop.
+    /// - Returns: The running server and its port.
+    /// - Throws: ``StartError`` when it cannot listen (the port is taken, say).
+    public static func start(configuration: Configuration, bridge: WebBridge) throws(StartError) -> Running {
+        var logger = Logger(label: "efb web") { StreamLogHandler.standardError(label: $0) }
+        // Shutting down logs the cancellation of the listening task as an error: only worse is worth a line.
+        logger.logLevel = .critical
+        let outcome = Mutex<Result<Int, StartError>?>(nil)
+        let settled = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let application = application(configuration: configuration, bridge: bridge, logger: logger) { port in
+            outcome.withLock { $0 = $0 ?? .success(port) }
+            settled.signal()
+        }
+        let task = Task.detached {
+            do {
+                try await application.run()
+            } catch {
+                outcome.withLock { $0 = $0 ?? .failure(StartError(description: "\(error)")) }
+                settled.signal()
+            }
+            finished.signal()
+        }
+        settled.wait()
+        switch outcome.withLock({ $0 }) {
+        case .success(let port)?:
+            return Running(port: port, task: task, finished: finished)
+        case .failure(let error)?:
+            throw error
+        case nil:
+            throw StartError(description: "the server stopped before it listened")
+        }
+    }
+
+    /// A server started with ``start(configuration:bridge:)``.
+    public final class Running: Sendable {
+        /// The port it listens on.
+        public let port: Int
+        private let task: Task<Void, Never>
+        private let finished: DispatchSemaphore
+
+        init(port: Int, task: Task<Void, Never>, finished: DispatchSemaphore) {
+            self.port = port
+            self.task = task
+            self.finished = finished
+        }
+
+        /// Shuts the server down, waiting at most `seconds` for open connections to finish.
+        public func stop(seconds: Double = 2) {
+            task.cancel()
+            _ = finished.wait(timeout: .now() + seconds)
+        }
+    }
+
+    static let plain: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"]
+}
+
+/// Refuses what the ``WebGuard`` refuses, and hands the token's cookie to a page that came with it.
+struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
+    let guardian: WebGuard
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        let verdict = guardian.check(
+            host: request.head.authority,
+            queryToken: request.uri.queryParameters.get("token"),
+            cookieHeader: request.headers[.cookie]
+        )
+        switch verdict {
+        case .unauthorized:
+            return Response(
+                status: .unauthorized,
+                headers: WebServer.plain,
+                body: .init(byteBuffer: .init(string: "the token is missing: open the address efb web printed\n"))
+            )
+        case .forbidden:
+            return Response(
+                status: .forbidden,
+                headers: WebServer.plain,
+                body: .init(byteBuffer: .init(string: "refused\n"))
+            )
+        case .allowed(let setCookie):
+            var response = try await next(request, context)
+            if setCookie { response.headers[.setCookie] = guardian.setCookie }
+            return response
+        }
+    }
+}
+
+/// The page's files, read once from the package's resources, and the sound pack's files on demand.
+struct PageFiles: Sendable {
+    private let files: [String: [UInt8]]
+    private let soundFolder: String?
+
+    init(locale: String, soundFolder: String?) {
+        var files: [String: [UInt8]] = [:]
+        let folder = Bundle.module.url(forResource: "Page", withExtension: nil)
+        for name in ["index.html", "app.js", "style.css"] {
+            guard let url = folder?.appendingPathComponent(name), let data = try? Data(contentsOf: url) else {
+                continue
+            }
+            var bytes = [UInt8](data)
+            if name == "index.html" {
+                let language = locale.prefix { $0.isLetter }.lowercased()
+                let text = String(decoding: bytes, as: UTF8.self)
+                    .replacingOccurrences(of: "{{lang}}", with: language.isEmpty ? "en" : language)
+                bytes = Array(text.utf8)
+            }
+            files[name] = bytes
+        }
+        self.files = files
+        self.soundFolder = soundFolder
+    }
+
+    static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options") ?? .contentType
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy") ?? .contentType
+
+    static let types = [
+        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+    ]
+
+    func response(for name: String) -> Response {
+        guard let bytes = files[name] else { return Response(status: .notFound) }
+        let type = Self.types[String(name.split(separator: ".").last ?? "")] ?? "application/octet-stream"
+        var headers: HTTPFields = [
+            .contentType: type,
+            .cacheControl: "no-store",
+            Self.contentTypeOptions: "nosniff",
+            Self.referrerPolicy: "no-referrer",
+        ]
+        if name == "index.html" {
+            headers[.contentSecurityPolicy] =
+                "default-src 'self'; connect-src 'self'; media-src 'self'; img-src 'self'; frame-ancestors 'none'"
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A cue or an ambience of the pack, by a name of letters, digits and hyphens only.
+    func sound(kind: String, name: String) -> Response {
+        guard let soundFolder, ["cues", "ambiences"].contains(kind), name.hasSuffix(".wav"),
+            name.dropLast(4).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
+            let data = FileManager.default.contents(atPath: "\(soundFolder)/\(kind)/\(name)")
+        else { return Response(status: .notFound) }
+        let headers: HTTPFields = [.contentType: "audio/wav", .cacheControl: "max-age=3600"]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+#endif

@@ -1,0 +1,133 @@
+import ArgumentParser
+
+#if Web
+import EscapeContent
+import EscapeRuntime
+import EscapeSaves
+import EscapeSound
+import EscapeWeb
+import Foundation
+
+/// `efb web`: the game in a web browser, for players of NVDA, JAWS, VoiceOver and Orca.
+struct Web: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play in a web browser: prints the address to open (with a screen reader, or without).",
+        discussion: """
+            Serves the game on this machine (127.0.0.1 by default) and prints one line on standard output, \
+            http://127.0.0.1:PORT/?token=TOKEN: open it in a browser. The page plays the whole game from the \
+            keyboard with a screen reader; one tab plays, another may take over or watch. The server runs \
+            until its standard input ends, SIGINT or SIGTERM. The token is kept beside the save, so a page \
+            left open reconnects when the server starts again on the same port.
+            """
+    )
+
+    @OptionGroup var game: GameOptions
+
+    @OptionGroup(title: "Sound on this machine") var sound: SoundOptions
+
+    @Option(help: "The address to listen on (loopback by default; anything else is reachable by others).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8742
+
+    @Option(
+        help: ArgumentHelp(
+            "Join the game efb serve shares on this socket instead of starting one.",
+            valueName: "socket"
+        )
+    )
+    var attach: String?
+
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "Also accept WebSockets from this origin (an embedder's own page), e.g. http://localhost:3000.",
+            valueName: "origin"
+        )
+    )
+    var allowedOrigins: [String] = []
+
+    @Flag(help: "Also open the address in the desktop's browser (xdg-open).")
+    var open = false
+
+    func validate() throws {
+        try game.validate(attach: attach)
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let token: String
+        if attach != nil || game.memorySave {
+            token = WebToken.random()
+        } else {
+            let save = game.save ?? FileSaveStore.defaultPath(environment: environment)
+            let folder = (save as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            token = WebToken.kept(at: (folder.isEmpty ? "." : folder) + "/web-token")
+        }
+        var server: WebServer.Running?
+        defer { server?.stop() }
+        var frontEnd: WebFrontEnd?
+        try game.play(sound: sound, attach: attach) { locale in
+            let bridge = WebBridge()
+            let made = WebFrontEnd(bridge: bridge, input: 0, keys: Self.keys(locale: locale))
+            frontEnd = made
+            let configuration = WebServer.Configuration(
+                host: host,
+                port: port,
+                guardian: WebGuard(
+                    token: token,
+                    port: port == 0 ? nil : port,
+                    boundHost: host,
+                    otherOrigins: Set(allowedOrigins)
+                ),
+                locale: locale ?? "en",
+                soundFolder: SoundPack.bundled?.folder
+            )
+            let running: WebServer.Running
+            do {
+                running = try WebServer.start(configuration: configuration, bridge: bridge)
+            } catch {
+                FileHandle.standardError.write(Data("efb web: cannot listen on \(host):\(port): \(error)\n".utf8))
+                throw ExitCode(71)
+            }
+            server = running
+            let shown = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
+            let url = "http://\(shown):\(running.port)/?token=\(token)"
+            FileHandle.standardOutput.write(Data("\(url)\n".utf8))
+            FileHandle.standardError.write(Data("efb web: open \(url) in a browser; Ctrl+C stops.\n".utf8))
+            if open,
+                let opener = ["/usr/bin/xdg-open", "/usr/bin/open"].first(where: FileManager.default.isExecutableFile)
+            {
+                _ = QuietSpawn.start(opener, arguments: [opener, url])
+            }
+            return made
+        }
+        frontEnd?.closeAll()
+    }
+
+    /// The page's keys, named on the chapter pages, in the game's language.
+    static func keys(locale: String?) -> [String: String] {
+        let french = locale?.hasPrefix("fr") == true
+        return [
+            "next": french ? "Tab" : "Tab",
+            "previous": french ? "Maj+Tab" : "Shift+Tab",
+            "activate": french ? "Entrée" : "Enter",
+            "adjust": french ? "flèches haut et bas" : "Up and Down arrows",
+            "magicTap": "Alt+Shift+M",
+            "escape": french ? "Échap" : "Escape",
+            "hint": "Alt+Shift+H",
+            "menu": "Alt+Shift+L",
+            "repeat": "Alt+Shift+R",
+        ]
+    }
+}
+
+/// The subcommands this build has: `web` only with the Web trait.
+let webCommands: [any ParsableCommand.Type] = [Web.self]
+#else
+/// The subcommands this build has: none without the Web trait.
+let webCommands: [any ParsableCommand.Type] = []
+#endif

@@ -1,0 +1,586 @@
+#!/usr/bin/env python3
+"""efb web in a real browser: Debian's chromium through chromium-driver, driven by selenium.
+
+    python3 Tests/Browser/test_web.py [--binary PATH] [--artifacts DIR] [unittest options]
+
+- axe-core (from the axe-selenium-python wheel, see find_axe) finds no serious or critical violation
+  on the intro, every level kind, the level menu, a timed level and the game end, in English and French;
+- a bot that reads only the browser's accessibility tree (CDP Accessibility.getFullAXTree) and
+  presses keys (no clicks, no calls into the page's script) plays the whole game, every chapter and
+  the timed levels with the torch burning, in both languages; the answers come from the adventure
+  files, as a player who knows the game;
+- after every screen change the focus is on the new screen's heading or on the element the engine
+  focused; a wrong answer's message is in a live region within a second;
+- the guards refuse a missing or wrong token (401/403, no redirect), a foreign Host, a foreign Origin
+  at the WebSocket handshake (no 101), and a second tab gets the choice to take over or watch;
+- the page reconnects after the server restarts and comes back to the same place;
+- a screenshot of each screen kind is kept in the artifacts folder (default: artifacts/browser).
+
+Needs scripts/install-deps (chromium, chromium-driver, selenium, the axe wheel) and a built efb.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import glob
+import hashlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import zipfile
+from typing import Any, Callable, Dict, List, Optional
+
+sys.dont_write_bytecode = True
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPTIONS: Dict[str, str] = {}
+
+# The page's own words the bot looks for (the rest comes from the adventure files).
+PAGE_WORDS = {
+    "en": {"next_item": "next item", "choice": "This game is open in another tab", "watch": "Watch",
+           "take_over": "Take over here", "taken_over": "Another tab took over", "back": "Reconnected",
+           "watching": "You are watching"},
+    "fr": {"next_item": "élément suivant", "choice": "Cette partie est ouverte dans un autre onglet",
+           "watch": "Regarder", "take_over": "Prendre la main ici", "taken_over": "Un autre onglet a pris la main",
+           "back": "Reconnecté", "watching": "Vous regardez"},
+}
+
+
+def wait_for(what: str, condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05) -> Any:
+    """Polls `condition` until it is truthy; fails with `what` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(step)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def find_axe() -> str:
+    """axe-core's axe.min.js, from the axe-selenium-python 3.x wheel (installed, or downloaded by
+    scripts/install-deps into the cache when this Python is older than the wheel asks for)."""
+    try:
+        import axe_selenium_python  # type: ignore
+
+        path = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as file:
+                return file.read()
+    except ImportError:
+        pass
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    wheels = sorted(glob.glob(os.path.join(cache, "escape-from-blindness", "axe", "axe_selenium_python-3*.whl")))
+    if not wheels:
+        raise RuntimeError("axe-selenium-python 3.x is missing: run scripts/install-deps")
+    with zipfile.ZipFile(wheels[-1]) as wheel:
+        name = next(n for n in wheel.namelist() if n.endswith("axe-core/axe.min.js"))
+        return wheel.read(name).decode("utf-8")
+
+
+class Server:
+    """`efb web` started on a port, with its standard input held open (its end stops the server)."""
+
+    def __init__(self, *arguments: str, port: int = 0) -> None:
+        self.process = subprocess.Popen(
+            [OPTIONS["binary"], "web", "--port", str(port), *arguments],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        line = self.process.stdout.readline().decode().strip()
+        if not line.startswith("http://"):
+            error = self.process.stderr.read().decode()
+            raise RuntimeError(f"efb web printed {line!r}: {error}")
+        self.url = line
+        self.port = int(line.split(":")[2].split("/")[0])
+        self.token = line.split("token=")[1]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            stream.close()
+
+
+def start_browser(locale: str) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1000,1300",
+                     f"--lang={locale}", "--autoplay-policy=no-user-gesture-required", "--mute-audio"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+class Page:
+    """A browser tab seen as a screen reader sees it: the accessibility tree, and keys."""
+
+    def __init__(self, driver: webdriver.Chrome, locale: str) -> None:
+        self.driver = driver
+        self.locale = locale
+        self.words = PAGE_WORDS[locale]
+        driver.execute_cdp_cmd("Accessibility.enable", {})
+
+    # The accessibility tree.
+
+    def tree(self) -> List[Dict[str, Any]]:
+        return self.driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+
+    @staticmethod
+    def prop(node: Dict[str, Any], name: str) -> Any:
+        for item in node.get("properties", []):
+            if item["name"] == name:
+                return item["value"].get("value")
+        return None
+
+    @staticmethod
+    def name(node: Dict[str, Any]) -> str:
+        return (node.get("name") or {}).get("value", "") or ""
+
+    @staticmethod
+    def role(node: Dict[str, Any]) -> str:
+        return (node.get("role") or {}).get("value", "") or ""
+
+    def value(self, node: Dict[str, Any]) -> str:
+        """An adjustable's value as the tree holds it: aria-valuetext (which CDP leaves empty in
+        chromium 156, though the platform's API carries it), else the text inside the control."""
+        text = self.prop(node, "valuetext")
+        if text:
+            return str(text)
+        by_id = {n["nodeId"]: n for n in self.tree()}
+        return " ".join(self.text_of(by_id[c], by_id) for c in node.get("childIds", []) if c in by_id).strip()
+
+    def focused(self) -> Optional[Dict[str, Any]]:
+        for node in self.tree():
+            if not node.get("ignored") and self.prop(node, "focused") and self.role(node) != "RootWebArea":
+                return node
+        return None
+
+    def nodes(self, role: str) -> List[Dict[str, Any]]:
+        return [n for n in self.tree() if not n.get("ignored") and self.role(n) == role]
+
+    def title(self) -> str:
+        """The screen's title: the level-1 heading."""
+        for node in self.nodes("heading"):
+            if self.prop(node, "level") == 1:
+                return self.name(node)
+        return ""
+
+    def live_text(self, politeness: Optional[str] = None) -> str:
+        """The text now in the live regions (aria-live), as the tree holds it."""
+        tree = self.tree()
+        by_id = {n["nodeId"]: n for n in tree}
+        texts = []
+        for node in tree:
+            live = self.prop(node, "live")
+            if live and live != "off" and (politeness is None or live == politeness) and self.prop(node, "atomic") is not None:
+                texts.append(self.text_of(node, by_id))
+        return " ".join(t for t in texts if t)
+
+    def text_of(self, node: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> str:
+        if self.role(node) in ("StaticText", "text"):
+            return self.name(node)
+        return " ".join(self.text_of(by_id[c], by_id) for c in node.get("childIds", []) if c in by_id)
+
+    # Keys.
+
+    def press(self, *keys: str) -> None:
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def chord(self, *modifiers_and_key: str) -> None:
+        actions = ActionChains(self.driver)
+        *modifiers, key = modifiers_and_key
+        for modifier in modifiers:
+            actions.key_down(modifier)
+        actions.send_keys(key)
+        for modifier in reversed(modifiers):
+            actions.key_up(modifier)
+        actions.perform()
+
+    def tab_to(self, matches: Callable[[Dict[str, Any]], bool], what: str, limit: int = 120) -> Dict[str, Any]:
+        """Presses Tab until the focused node matches."""
+        for _ in range(limit):
+            node = self.focused()
+            if node is not None and matches(node):
+                return node
+            self.press(Keys.TAB)
+        raise AssertionError(f"Tab never reached {what}; focus is on {self.describe(self.focused())}")
+
+    def tab_to_named(self, role: str, prefix: str) -> Dict[str, Any]:
+        return self.tab_to(lambda n: self.role(n) == role and self.name(n).startswith(prefix), f"{role} {prefix!r}")
+
+    @classmethod
+    def describe(cls, node: Optional[Dict[str, Any]]) -> str:
+        return "nothing" if node is None else f"{cls.role(node)} {cls.name(node)!r}"
+
+    def wait_new_screen(self, old_title: str, timeout: float = 10) -> str:
+        return wait_for(f"a screen after {old_title!r}", lambda: (t := self.title()) and t != old_title and t, timeout)
+
+
+class Game:
+    """What a player who knows the game knows: the adventure file's levels and answers."""
+
+    def __init__(self, locale: str) -> None:
+        with open(os.path.join(ROOT, "Sources", "EscapeContent", "Adventures", f"{locale}.json"), encoding="utf-8") as file:
+            self.adventure = json.load(file)
+        self.levels = {level["title"]: level for chapter in self.adventure["chapters"] for level in chapter["levels"]}
+
+    def level(self, title: str) -> Optional[Dict[str, Any]]:
+        for name, level in self.levels.items():
+            if title.endswith(name) or name in title:
+                return level
+        return None
+
+
+class BrowserTests(unittest.TestCase):
+    axe = ""
+    artifacts = ""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.axe = find_axe()
+        cls.artifacts = OPTIONS["artifacts"]
+        os.makedirs(cls.artifacts, exist_ok=True)
+
+    # Helpers.
+
+    def open(self, locale: str, *arguments: str, port: int = 0) -> (Server, Page):
+        server = Server("--locale", locale, "--seed", "1", *arguments, port=port)
+        self.addCleanup(server.stop)
+        driver = start_browser(locale)
+        self.addCleanup(driver.quit)
+        driver.get(server.url)
+        page = Page(driver, locale)
+        wait_for("the first screen", lambda: page.title() not in ("", "Escape From Blindness"), 15)
+        return server, page
+
+    def check_axe(self, page: Page, label: str) -> None:
+        page.driver.execute_script(self.axe)
+        result = page.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations)).catch(e => done(String(e)));"
+        )
+        self.assertIsInstance(result, list, f"axe failed on {label}: {result}")
+        serious = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+                   for v in result if v.get("impact") in ("serious", "critical")]
+        self.assertEqual(serious, [], f"axe on {label}")
+
+    def screenshot(self, page: Page, name: str) -> None:
+        page.driver.save_screenshot(os.path.join(self.artifacts, f"{name}.png"))
+
+    def assert_focus_on_screen(self, page: Page, title: str) -> None:
+        """Focus is on the new screen's heading, or on a control of the screen the engine focused."""
+        def settled() -> Optional[Dict[str, Any]]:
+            node = page.focused()
+            if node is None:
+                return None
+            if page.role(node) == "heading" and page.name(node) == title:
+                return node
+            if page.role(node) in ("button", "textbox", "spinbutton"):
+                return node
+            return None
+        node = wait_for(f"focus on the screen {title!r}", settled, 5)
+        if page.role(node) != "heading":
+            # Only the menu focuses an entry; every other screen starts on its heading.
+            self.assertTrue(page.name(node), f"focused control has no name on {title!r}")
+
+    # The whole game, by keys, from the accessibility tree.
+
+    def play_whole_game(self, locale: str) -> None:
+        server, page = self.open(locale, "--memory-save", "--hint-interval", "600")
+        game = Game(locale)
+        seen_kinds = set()
+        checked_menu = False
+        wrong_checked = False
+        title = page.title()
+        self.assert_focus_on_screen(page, title)
+        self.check_axe(page, f"{locale} intro")
+        self.screenshot(page, f"{locale}-intro")
+        for _ in range(80):
+            kind = page.driver.find_element("id", "screen").get_attribute("data-kind")
+            if kind == "end":
+                break
+            if kind in ("intro", "chapter"):
+                # The magic tap key: continue on an intro page, begin on a chapter page.
+                if kind == "chapter" and "chapter" not in seen_kinds:
+                    seen_kinds.add("chapter")
+                    self.check_axe(page, f"{locale} chapter page")
+                    self.screenshot(page, f"{locale}-chapter")
+                page.chord(Keys.ALT, Keys.SHIFT, "m")
+            else:
+                level = game.level(title)
+                self.assertIsNotNone(level, f"no level is called {title!r}")
+                level_kind = level["kind"] + ("-timed" if level.get("timeLimit") else "")
+                if level_kind not in seen_kinds:
+                    seen_kinds.add(level_kind)
+                    if level.get("timeLimit"):
+                        timer = wait_for("the timer", lambda: page.nodes("timer"), 3)
+                        text = page.text_of(timer[0], {n["nodeId"]: n for n in page.tree()})
+                        self.assertIn(":", text, "a timed level shows its time left in a timer")
+                    self.check_axe(page, f"{locale} {level_kind}")
+                    self.screenshot(page, f"{locale}-level-{level_kind}")
+                if not checked_menu and level["kind"] == "rotor":
+                    checked_menu = True
+                    self.check_menu(page, locale, title)
+                if not wrong_checked:
+                    wrong_checked = True
+                    self.answer_wrong(page, level)
+                self.solve(page, level)
+            title = page.wait_new_screen(title, timeout=15)
+            self.assert_focus_on_screen(page, title)
+        self.assertEqual(page.driver.find_element("id", "screen").get_attribute("data-kind"), "end")
+        for kind in ("closedQuestion", "openQuestion", "rotor", "customActions", "dials"):
+            self.assertIn(kind, {k.split("-")[0] for k in seen_kinds})
+        self.assertTrue(any(k.endswith("-timed") for k in seen_kinds))
+        self.check_axe(page, f"{locale} game end")
+        self.screenshot(page, f"{locale}-end")
+
+    def check_menu(self, page: Page, locale: str, title: str) -> None:
+        page.chord(Keys.ALT, Keys.SHIFT, "l")
+        menu_title = page.wait_new_screen(title)
+        self.assert_focus_on_screen(page, menu_title)
+        focused = page.focused()
+        self.assertEqual(page.role(focused), "button", "the menu focuses the entry of the level being played")
+        self.check_axe(page, f"{locale} level menu")
+        self.screenshot(page, f"{locale}-menu")
+        page.press(Keys.ESCAPE)
+        back = page.wait_new_screen(menu_title)
+        self.assertEqual(back, title)
+        self.assert_focus_on_screen(page, back)
+
+    def answer_wrong(self, page: Page, level: Dict[str, Any]) -> None:
+        """A wrong answer: its message is in a live region within a second, and the screen stays."""
+        title = page.title()
+        if level["kind"] == "closedQuestion":
+            wrong = next(a for a in level["puzzle"]["answers"] if not a.get("correct"))
+            page.tab_to_named("button", wrong["label"])
+            started = time.monotonic()
+            page.press(Keys.ENTER)
+            text = wait_for("the wrong answer's message in a live region", lambda: page.live_text("assertive"), 1.0)
+            self.assertLess(time.monotonic() - started, 1.0)
+            expected = wrong.get("feedback") or level["puzzle"].get("wrong", "")
+            self.assertIn(expected[:20], text)
+            self.assertEqual(page.title(), title)
+
+    def solve(self, page: Page, level: Dict[str, Any]) -> None:
+        puzzle = level["puzzle"]
+        kind = level["kind"]
+        if kind == "closedQuestion":
+            right = next(a for a in puzzle["answers"] if a.get("correct"))
+            page.tab_to_named("button", right["label"])
+            page.press(Keys.ENTER)
+        elif kind == "openQuestion":
+            page.tab_to_named("textbox", puzzle["field"])
+            page.press(puzzle["accepted"][0], Keys.ENTER)
+        elif kind == "rotor":
+            door = puzzle["door"]
+            page.tab_to_named("button", f"{door}: {page.words['next_item']}")
+
+            def door_node() -> Optional[Dict[str, Any]]:
+                return next((n for n in page.nodes("button") if page.name(n).startswith(door + ",")
+                             or page.name(n) == door), None)
+            for _ in range(len(puzzle["codes"]) + 1):
+                node = door_node()
+                if node is not None and page.name(node).endswith(", " + puzzle["answer"]):
+                    break
+                page.press(Keys.ENTER)
+                time.sleep(0.05)
+                wait_for("the door's code", lambda: door_node() is not None, 2)
+            wait_for("the right code", lambda: page.name(door_node()).endswith(", " + puzzle["answer"]), 3)
+            page.chord(Keys.SHIFT, Keys.TAB)
+            page.chord(Keys.SHIFT, Keys.TAB)
+            node = page.focused()
+            self.assertTrue(page.name(node).startswith(door), f"back on the door: {page.describe(node)}")
+            page.press(Keys.ENTER)
+        elif kind == "customActions":
+            for item in puzzle["objects"]:
+                page.tab_to_named("button", f"{item['label']}: {item['correct']}")
+                page.press(Keys.ENTER)
+                time.sleep(0.1)
+        elif kind == "dials":
+            for dial, target in zip(puzzle["dials"], puzzle["combination"]):
+                page.tab_to(lambda n, d=dial: page.role(n) == "spinbutton" and page.name(n) == d["label"],
+                            f"the dial {dial['label']}")
+                for _ in range(len(dial["values"]) + 1):
+                    node = page.focused()
+                    if page.value(node) == target:
+                        break
+                    before = page.value(node)
+                    page.press(Keys.ARROW_UP)
+                    wait_for("the dial to turn", lambda b=before: page.value(page.focused()) != b, 3)
+                self.assertEqual(page.value(page.focused()), target)
+            # The magic tap key tries the combination.
+            page.chord(Keys.ALT, Keys.SHIFT, "m")
+        else:
+            self.fail(f"unknown level kind {kind}")
+
+    def test_the_whole_game_in_english(self) -> None:
+        self.play_whole_game("en")
+
+    def test_the_whole_game_in_french(self) -> None:
+        self.play_whole_game("fr")
+
+    # The guards.
+
+    def request(self, port: int, path: str, host: Optional[str] = None, headers: Optional[Dict[str, str]] = None):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", host or f"127.0.0.1:{port}")
+        for name, value in (headers or {}).items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        response = connection.getresponse()
+        if response.status != 101:
+            response.read()
+        connection.close()
+        return response
+
+    def handshake(self, port: int, origin: str, cookie: str) -> int:
+        key = base64.b64encode(os.urandom(16)).decode()
+        response = self.request(port, "/ws", headers={
+            "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": key,
+            "Sec-WebSocket-Version": "13", "Origin": origin, "Cookie": cookie,
+        })
+        if response.status == 101:
+            accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+            self.assertEqual(response.getheader("Sec-WebSocket-Accept"), accept)
+        return response.status
+
+    def test_the_guards(self) -> None:
+        server = Server("--memory-save", port=free_port())  # a fixed port: the cookie is named after it
+        self.addCleanup(server.stop)
+        port, token = server.port, server.token
+        cookie = f"efb-web-{port}=wrong"
+        for path in ("/", "/app.js", "/ws"):
+            self.assertEqual(self.request(port, path).status, 401, path)
+            self.assertEqual(self.request(port, path + "?token=wrong").status, 403, path)
+            self.assertEqual(self.request(port, path, headers={"Cookie": cookie}).status, 403, path)
+        ok = self.request(port, f"/?token={token}")
+        self.assertEqual(ok.status, 200)
+        self.assertIsNone(ok.getheader("Location"))
+        cookie = ok.getheader("Set-Cookie").split(";")[0]
+        for host in ("evil.example", f"evil.example:{port}", f"127.0.0.2:{port}"):
+            self.assertEqual(self.request(port, f"/?token={token}", host=host).status, 403, host)
+            self.assertEqual(self.request(port, "/", host=host, headers={"Cookie": cookie}).status, 403, host)
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}"):
+            self.assertEqual(self.request(port, "/", host=host, headers={"Cookie": cookie}).status, 200, host)
+        for origin in ("http://evil.example", f"http://localhost:{port}", "null", f"https://127.0.0.1:{port}"):
+            self.assertNotEqual(self.handshake(port, origin, cookie), 101, origin)
+        self.assertEqual(self.handshake(port, f"http://127.0.0.1:{port}", cookie), 101)
+
+    def test_a_second_tab_may_take_over_or_watch(self) -> None:
+        server, first = self.open("en", "--memory-save")
+        driver = first.driver
+        first_handle = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(f"http://127.0.0.1:{server.port}/")
+        second = Page(driver, "en")
+        words = second.words
+        wait_for("the choice", lambda: second.title() == words["choice"], 10)
+        self.assertEqual(second.role(second.focused()), "heading")
+        self.check_axe(second, "en second tab's choice")
+        self.screenshot(second, "en-second-tab-choice")
+        second.tab_to_named("button", words["watch"])
+        second.press(Keys.ENTER)
+        wait_for("the game, watched", lambda: second.title() not in ("", words["choice"]), 10)
+        banner = driver.find_element("id", "banner-text")
+        self.assertIn(words["watching"], banner.text)
+        second.tab_to_named("button", words["take_over"])
+        second.press(Keys.ENTER)
+        wait_for("the banner to go", lambda: not driver.find_element("id", "banner").is_displayed(), 5)
+        driver.switch_to.window(first_handle)
+        wait_for("the first tab to be told", lambda: words["taken_over"] in first.live_text(), 5)
+        self.screenshot(first, "en-taken-over")
+
+    def test_the_page_comes_back_after_the_server_restarts(self) -> None:
+        folder = tempfile.mkdtemp(prefix="efb-web-")
+        save = os.path.join(folder, "progress.json")
+        port = free_port()
+        server, page = self.open("en", "--save", save, port=port)
+        game = Game("en")
+        title = page.title()
+        while page.driver.find_element("id", "screen").get_attribute("data-kind") != "level":
+            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            title = page.wait_new_screen(title)
+        self.solve(page, game.level(title))
+        title = page.wait_new_screen(title)
+        server.stop()
+        restarted = Server("--locale", "en", "--save", save, port=port)
+        self.addCleanup(restarted.stop)
+        wait_for("the page to say it is back", lambda: PAGE_WORDS["en"]["back"] in page.live_text(), 20)
+        self.assertEqual(page.title(), title)
+        node = page.focused()
+        self.assertIsNotNone(node)
+        # And it plays on.
+        self.solve(page, game.level(title))
+        page.wait_new_screen(title)
+
+    def test_a_game_efb_serve_shares_plays_in_the_browser(self) -> None:
+        """--attach: the browser joins a game efb serve shares (as a Braille display would beside it)."""
+        folder = tempfile.mkdtemp(prefix="efb-serve-")  # mode 0700, as efb serve asks
+        path = os.path.join(folder, "game.sock")
+        served = subprocess.Popen([OPTIONS["binary"], "serve", "--socket", path, "--memory-save", "--locale", "fr"],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def stop_served() -> None:
+            served.send_signal(signal.SIGTERM)
+            served.wait(timeout=15)
+            served.stderr.close()
+        self.addCleanup(stop_served)
+        wait_for("efb serve's socket", lambda: os.path.exists(path), 20)
+        server = Server("--attach", path)
+        self.addCleanup(server.stop)
+        driver = start_browser("fr")
+        self.addCleanup(driver.quit)
+        driver.get(server.url)
+        page = Page(driver, "fr")
+        game = Game("fr")
+        wait_for("the served game's first screen", lambda: page.title() not in ("", "Escape From Blindness"), 15)
+        self.assertEqual(driver.find_element("tag name", "html").get_attribute("lang"), "fr")
+        title = page.title()
+        self.assert_focus_on_screen(page, title)
+        while driver.find_element("id", "screen").get_attribute("data-kind") != "level":
+            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            title = page.wait_new_screen(title)
+            self.assert_focus_on_screen(page, title)
+        self.solve(page, game.level(title))
+        page.wait_new_screen(title)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=os.environ.get("EFB_BINARY", os.path.join(ROOT, ".build", "debug", "efb")))
+    parser.add_argument("--artifacts", default=os.path.join(ROOT, "artifacts", "browser"))
+    arguments, rest = parser.parse_known_args()
+    OPTIONS["binary"] = arguments.binary
+    OPTIONS["artifacts"] = arguments.artifacts
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
