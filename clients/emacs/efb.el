@@ -136,6 +136,9 @@ as returned by `json-parse-string' with symbol keys.")
 (defvar-local efb--focus nil "The id of the focused element.")
 (defvar-local efb--new-screen nil "Non-nil until the new screen's focus is said.")
 (defvar-local efb--progress nil "The last progress event.")
+(defvar-local efb--chapter nil
+  "The id of the chapter being played (protocol 1.2).
+The chapterId of the last chapter page or level screen.")
 (defvar-local efb--timer nil "The last timer event of a timed level.")
 (defvar-local efb--timer-read-at nil "When `efb--timer' was read.")
 (defvar-local efb--timer-waited 0
@@ -406,6 +409,8 @@ non-nil when everything was answered."
              efb--version (or (efb--get event 'version)
                               (list (efb--get event 'protocol) 0))))
       ("screen"
+       (when (efb--get event 'chapterId)
+         (setq efb--chapter (efb--get event 'chapterId)))
        (setq efb--screen event
              efb--elements (efb--get event 'elements)
              efb--new-screen t)
@@ -531,6 +536,15 @@ non-nil when everything was answered."
       (set-window-point window (point))))
   (efb--update-header))
 
+(defun efb--chapter-progress ()
+  "The chapter being played and its solved levels, as \"cellar 1/4\", or nil.
+Protocol 1.2 names a level's chapter and counts each chapter's levels;
+before it nothing says which chapter a level is in, so nothing is shown."
+  (when-let* ((chapter efb--chapter)
+              (entry (seq-find (lambda (item) (equal (efb--get item 'id) chapter))
+                               (efb--get efb--progress 'chapters))))
+    (format "%s %d/%d" chapter (efb--get entry 'completed) (efb--get entry 'total))))
+
 (defun efb--update-header ()
   "Show the screen's title, progress and torch in the header line."
   (setq header-line-format
@@ -542,6 +556,7 @@ non-nil when everything was answered."
                                        "observer, control free"
                                      "observer")))
                      (efb--get efb--screen 'title)
+                     (efb--chapter-progress)
                      (when efb--progress
                        (format "%d/%d solved"
                                (length (efb--get efb--progress 'completed))
@@ -827,7 +842,7 @@ Useful on the virtual clock, where time moves only with this command."
 (defun efb--hello (&optional role)
   "Send our hello, asking for ROLE in a shared game if given; return its id."
   (efb--send `((type . "hello")
-               (protocol . ((min . [1 0]) (max . [1 1])))
+               (protocol . ((min . [1 0]) (max . [1 2])))
                (client . "efb.el")
                (keys . ,(efb--key-names))
                (want . ["validActions"])
@@ -986,7 +1001,7 @@ A game already running there is shown again."
   (efb-mode)
   (setq efb--partial "" efb--next-id 1 efb--settled 0
         efb--finished nil efb--ended nil efb--screen nil
-        efb--elements nil efb--focus nil efb--progress nil
+        efb--elements nil efb--focus nil efb--progress nil efb--chapter nil
         efb--timer nil efb--valid-actions nil efb--gen nil
         efb--utterances nil efb--assertive nil efb--announcements nil
         efb--sounds nil efb--errors nil efb--filter-errors nil
