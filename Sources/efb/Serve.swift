@@ -24,7 +24,7 @@ struct Serve: ParsableCommand {
     var socket: String?
 
     @Option(
-        help: "The most bytes of output that may wait for one client (64 KiB to 256 MiB) before it is resynchronised."
+        help: "The most bytes of output that may wait for one client (64 KiB to 256 MiB) before it is not read."
     )
     var clientBuffer = 1 << 20
 

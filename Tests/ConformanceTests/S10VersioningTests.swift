@@ -9,7 +9,7 @@ import Testing
         let transcript = try await EFB.run([#"{"type":"hello","id":1,"protocol":1}"#, EFB.hello11])
         #expect(transcript.events[0]["protocol"] == 1)
         #expect(transcript.events[0]["version"] == [1, 0])
-        #expect(transcript.events[0]["versions"] == [[1, 0], [1, 1]])
+        #expect(transcript.events[0]["versions"] == [[1, 0], [1, 1]], "1.2 is listed once spoken")
         #expect(transcript.last("hello", 1)?["version"] == [1, 0])
         #expect(transcript.last("hello", "h")?["version"] == [1, 1])
     }
@@ -41,6 +41,47 @@ import Testing
         for marker in [#""type":"elementChanged""#, #""type":"timer""#, #""category":"time""#, #""onScreen""#] {
             #expect(!text10.contains(marker), "\(marker)")
             #expect(text11.contains(marker), "\(marker)")
+        }
+    }
+
+    @Test("§10 1.2 adds chapterId to chapter and level screens, chapterId and chapters to progress; 1.1 has none")
+    func onlyIn12() async throws {
+        let lines = [
+            #"{"type":"batch","id":"b","commands":[{"type":"escape"},{"type":"activate","element":"begin"}]}"#,
+            #"{"type":"state","id":"s"}"#,
+        ]
+        let v11 = try await EFB.run([EFB.hello11] + lines)
+        let v12 = try await EFB.run([#"{"type":"hello","id":"h","protocol":{"min":[1,0],"max":[1,2]}}"#] + lines)
+        #expect(v12.last("hello", "h")?["version"] == [1, 2])
+        #expect(v12.last("hello", "h")?["versions"] == [[1, 0], [1, 1], [1, 2]])
+        #expect(v11.last("hello", "h")?["versions"] == [[1, 0], [1, 1]])
+        let capabilities = v12.last("hello", "h")?["capabilities"]
+        #expect(capabilities.map { "\($0)".contains("chapterIds") } == true)
+        let screens = v12.events.filter { $0.type == "screen" && $0["replyTo"] != nil }
+        #expect(screens.map { $0.string("kind") } == ["chapter", "level", "level"])
+        #expect(screens.allSatisfy { $0.string("chapterId") == "cellar" })
+        let progress = v12.events.last { $0.type == "progress" }
+        #expect(progress?.string("chapterId") == "cellar")
+        guard case .array(let chapters)? = progress?["chapters"] else {
+            Issue.record("no chapters in 1.2 progress")
+            return
+        }
+        #expect(chapters.count == 7)
+        #expect(chapters.first == ["completed": 0, "id": "cellar", "total": 4])
+        let text11 = String(decoding: v11.bytes, as: UTF8.self)
+        #expect(!text11.contains(#""chapterId""#) && !text11.contains(#""chapters""#))
+        try EFB.expectValid(v12.bytes)
+    }
+
+    @Test("§3 In every version the opening ends with its progress; the first reply comes after it")
+    func theOpeningEndsWithProgress() async throws {
+        for hello in [
+            #"{"type":"hello","id":"h","protocol":1}"#, EFB.hello11, #"{"type":"hello","id":"h","protocol":[1,2]}"#,
+        ] {
+            let transcript = try await EFB.run([hello])
+            let opening = transcript.events.prefix { $0["replyTo"] == nil }
+            #expect(opening.last?.type == "progress")
+            #expect(opening.dropLast().allSatisfy { $0.type != "progress" })
         }
     }
 

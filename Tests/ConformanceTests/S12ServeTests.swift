@@ -388,6 +388,9 @@ final class SocketClient {
         }
     }
 
+    /// Ends what the client sends (`shutdown(SHUT_WR)`) and keeps reading.
+    func shutdownWrite() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// Whether the server closed the connection (reads what is left first).
     func isClosedByPeer() -> Bool { !fill(milliseconds: 10) }
 

@@ -10,6 +10,7 @@ struct EventDecoderTests {
 
     static let transcripts = [
         "full-game.transcript.ndjson", "full-game-1.1.transcript.ndjson", "bot-features.transcript.ndjson",
+        "chapters-1.2.transcript.ndjson",
     ]
 
     private func reencoded(_ line: some Collection<UInt8>, protocolMinor: Int = 0) throws -> [UInt8] {

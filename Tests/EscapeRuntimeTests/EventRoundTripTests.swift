@@ -7,7 +7,10 @@ import Testing
 
 /// Every event a real session sends decodes back to itself: what a client of `efb serve` relies on.
 struct EventRoundTripTests {
-    @Test(arguments: ["full-game-1.1.commands.ndjson", "full-game.commands.ndjson", "bot-features.commands.ndjson"])
+    @Test(arguments: [
+        "full-game-1.1.commands.ndjson", "full-game.commands.ndjson", "bot-features.commands.ndjson",
+        "chapters-1.2.commands.ndjson",
+    ])
     func everyEventOfAPlayedGameDecodesBackToItself(commands: String) throws {
         let input = try Array(Data(contentsOf: Support.examples.appendingPathComponent(commands)))
         let host = Support.session()

@@ -89,7 +89,7 @@
 (ert-deftest efb-test-introduction ()
   "The introduction's three pages, read and turned with the keys."
   (efb-test--with-game efb-test--virtual
-    (should (equal efb--version '(1 1)))
+    (should (equal efb--version '(1 2)))
     (should (equal (efb-test--screen) "intro-1"))
     (should (string-match-p "\\`> Darkness$" (efb-test--focused-line)))
     (should (string-match-p "Darkness" header-line-format))
@@ -134,6 +134,9 @@ On the way: a hint, a wrong answer and the level menu."
     (efb-test--press "RET")
     (should (equal (efb-test--screen) "level-cellar-door"))
     (should (efb-test--said-p "The First Door"))
+    ;; Protocol 1.2 names the level's chapter; its levels are counted from the
+    ;; first progress of this session (the opening's came before the hello).
+    (should (equal efb--chapter "cellar"))
     ;; Hints: none yet on the virtual clock, one after waiting.
     (efb-test--press "h")
     (should (efb-test--said-p "No hint yet"))
@@ -162,6 +165,8 @@ On the way: a hint, a wrong answer and the level menu."
     (should (member "solved" efb--sounds))
     (should (efb-test--said-p "The door swings open"))
     (should (equal (efb-test--screen) "level-cellar-water"))
+    (should (equal (efb--chapter-progress) "cellar 1/4"))
+    (should (string-match-p "cellar 1/4" (format "%s" header-line-format)))
     (should (string-match-p "1/25 solved" header-line-format))
     ;; Level 2: the key moves the focus; here point is moved instead,
     ;; and RET activates the element on the line at point.

@@ -182,6 +182,9 @@ as returned by `json-parse-string' with symbol keys.")
 (defvar-local efb--focus nil "The id of the focused element.")
 (defvar-local efb--new-screen nil "Non-nil until the new screen's focus is said.")
 (defvar-local efb--progress nil "The last progress event.")
+(defvar-local efb--chapter nil
+  "The id of the chapter being played (protocol 1.2).
+The chapterId of the last chapter page or level screen.")
 (defvar-local efb--timer nil "The last timer event of a timed level.")
 (defvar-local efb--timer-read-at nil "When `efb--timer' was read.")
 (defvar-local efb--timer-waited 0
@@ -569,6 +572,8 @@ non-nil when everything was answered."
              efb--version (or (efb--get event 'version)
                               (list (efb--get event 'protocol) 0))))
       ("screen"
+       (when (efb--get event 'chapterId)
+         (setq efb--chapter (efb--get event 'chapterId)))
        (setq efb--screen event
              efb--elements (efb--get event 'elements)
              efb--new-screen t)
@@ -707,6 +712,15 @@ non-nil when everything was answered."
       (set-window-point window (point))))
   (efb--update-header))
 
+(defun efb--chapter-progress ()
+  "The chapter being played and its solved levels, as \"cellar 1/4\", or nil.
+Protocol 1.2 names a level's chapter and counts each chapter's levels;
+before it nothing says which chapter a level is in, so nothing is shown."
+  (when-let* ((chapter efb--chapter)
+              (entry (seq-find (lambda (item) (equal (efb--get item 'id) chapter))
+                               (efb--get efb--progress 'chapters))))
+    (format "%s %d/%d" chapter (efb--get entry 'completed) (efb--get entry 'total))))
+
 (defun efb--update-header ()
   "Show the screen's title, progress and torch in the header line."
   (setq header-line-format
@@ -718,6 +732,7 @@ non-nil when everything was answered."
                                        "observer, control free"
                                      "observer")))
                      (efb--get efb--screen 'title)
+                     (efb--chapter-progress)
                      (when efb--progress
                        (format "%d/%d solved"
                                (length (efb--get efb--progress 'completed))
@@ -1023,7 +1038,7 @@ hint gesture) are told apart by the key that does each."
 (defun efb--hello-command (&optional role)
   "Our hello, asking for ROLE in a shared game if given."
   `((type . "hello")
-    (protocol . ((min . [1 0]) (max . [1 1])))
+    (protocol . ((min . [1 0]) (max . [1 2])))
     (client . "efb.el")
     (keys . ,(efb--key-names))
     (want . ["validActions"])
@@ -1269,7 +1284,7 @@ A game already running there is shown again."
   (efb-mode)
   (setq efb--partial "" efb--next-id 1 efb--settled 0
         efb--finished nil efb--ended nil efb--screen nil
-        efb--elements nil efb--focus nil efb--progress nil
+        efb--elements nil efb--focus nil efb--progress nil efb--chapter nil
         efb--timer nil efb--valid-actions nil efb--gen nil
         efb--utterances nil efb--assertive nil efb--announcements nil
         efb--sounds nil efb--errors nil efb--filter-errors nil

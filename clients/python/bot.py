@@ -51,7 +51,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from efb_client import Engine, EfbClientError, Reply  # noqa: E402
+from efb_client import Engine, EfbClientError, Reply, chapter_progress  # noqa: E402
 
 Event = Dict[str, Any]
 Command = Dict[str, Any]
@@ -263,6 +263,7 @@ class Bot:
         self._after_wrong = False  # within a reply, after a wrong result: feedback follows
         self.use_engine_actions = False
         self.total_levels: Optional[int] = None
+        self.chapters: List[Tuple[str, int, int]] = []
         for event in engine.opening:
             self.observe(event)
         # The engine's valid actions are used when it says it has them (or when asked to).
@@ -341,6 +342,8 @@ class Bot:
                 self.solved.append(event["level"])
         elif kind == "progress":
             self.total_levels = event.get("total")
+            # Protocol 1.2 says each chapter's progress; older engines leave it to the level menu.
+            self.chapters = chapter_progress(event) or self.chapters
         elif kind == "ended":
             self.ended = event
         elif kind == "validActions":
@@ -960,8 +963,11 @@ class Bot:
         status = "escaped" if ok else "FAILED"
         major, minor = self.engine.version
         guard = f", ifGen on {self.guarded} round trips ({self.stale} stale)" if self.if_gen else ""
+        chapters = ""
+        if self.chapters:
+            chapters = " [" + ", ".join(f"{name} {solved}/{total}" for name, solved, total in self.chapters) + "]"
         return (
-            f"{status}: {len(self.solved)}/{total} levels solved ({len(self.results)} tries), "
+            f"{status}: {len(self.solved)}/{total} levels solved{chapters} ({len(self.results)} tries), "
             f"{self.engine.commands_sent} commands sent "
             f"in {self.round_trips} round trips, {self.engine.events_read} events, "
             f"{elapsed * 1000:.1f} ms wall (protocol {major}.{minor}, actions: {how}{guard})"
@@ -1207,9 +1213,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--adventure", help="play this adventure file instead of the shipped one (passed to efb)")
     parser.add_argument(
         "--protocol",
-        choices=["1.0", "1.1", "auto"],
+        choices=["1.0", "1.1", "1.2", "auto"],
         default="1.1",
-        help="the protocol version to speak: 1.1 (default), 1.0, or auto (offer both; the engine picks)",
+        help="the protocol version to speak: 1.1 (default), 1.0, 1.2 (chapter ids), or auto (the engine picks)",
     )
     parser.add_argument(
         "--if-gen",

@@ -13,8 +13,10 @@ engine, assigns ids, writes commands and collects each command's events up to it
         print(reply.first("focus")["element"]["label"])
         replies = engine.send_many([{"type": "next"}, {"type": "previous"}])   # pipelined
 
-The handshake negotiates the protocol version: by default the client offers 1.0 to 1.1 and the
-engine picks the newest it speaks (:attr:`Engine.version`). In 1.1 every event carries ``gen``, a
+The handshake negotiates the protocol version: by default the client offers 1.0 to 1.2 and the
+engine picks the newest it speaks (:attr:`Engine.version`). In 1.2 chapter pages and level screens
+carry ``chapterId`` and ``progress`` carries ``chapterId`` and ``chapters`` (see
+:func:`chapter_progress`). In 1.1 every event carries ``gen``, a
 changed element is an ``elementChanged`` event instead of a second ``focus``, timed levels send
 ``timer`` and every burst the engine sends on its own ends with ``idle``. :attr:`Engine.model` keeps
 the screen on show up to date from ``screen``, ``focus`` and ``elementChanged`` in both versions.
@@ -45,7 +47,7 @@ import subprocess
 import tempfile
 import time
 from collections import deque
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "Engine",
@@ -60,6 +62,7 @@ __all__ = [
     "EngineExited",
     "EngineTimeout",
     "find_binary",
+    "chapter_progress",
     "protocol_field",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
@@ -68,7 +71,7 @@ __all__ = [
 #: The protocol (major) version this client speaks.
 PROTOCOL_VERSION = 1
 #: The ``(major, minor)`` versions this client speaks; by default it offers all of them.
-PROTOCOL_VERSIONS = ((1, 0), (1, 1))
+PROTOCOL_VERSIONS = ((1, 0), (1, 1), (1, 2))
 
 Event = Dict[str, Any]
 Command = Dict[str, Any]
@@ -383,10 +386,19 @@ class TimerState:
         return f"TimerState(remaining_ms={self.remaining_ms}, limit_ms={self.limit_ms}, paused={self.paused})"
 
 
+def chapter_progress(progress: Event) -> List[Tuple[str, int, int]]:
+    """Each chapter's ``(id, solved, total)`` from a ``progress`` event, in playing order.
+
+    Protocol 1.2 sends them (``chapters``); an older engine does not, and the list is then empty:
+    a level's chapter is known only from the level menu there, so nothing is guessed.
+    """
+    return [(chapter["id"], chapter["completed"], chapter["total"]) for chapter in progress.get("chapters", [])]
+
+
 def protocol_field(protocol: Any = None) -> Any:
     """The ``protocol`` field of a ``hello`` command for what the client wants to speak.
 
-    ``None`` offers every version this client speaks: ``{"min": [1, 0], "max": [1, 1]}``.
+    ``None`` offers every version this client speaks: ``{"min": [1, 0], "max": [1, 2]}``.
     ``(1, 1)``, ``[1, 1]`` or ``"1.1"`` asks for exactly 1.1. ``(1, 0)``, ``"1.0"`` or ``1`` asks for
     1.0, written as the integer ``1`` that every engine of protocol 1 understands. A list of pairs
     or a ``{"min": ..., "max": ...}`` dict is passed on as it is.

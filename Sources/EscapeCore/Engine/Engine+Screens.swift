@@ -48,7 +48,8 @@ extension Engine {
                     Element(id: Self.beginID, label: messages.beginButton, traits: [.button]),
                 ],
                 magicTap: ScreenGesture(action: .begin, label: messages.beginGesture),
-                escape: ScreenGesture(action: .menu, label: messages.menuGesture)
+                escape: ScreenGesture(action: .menu, label: messages.menuGesture),
+                chapterID: chapter.id
             )
         case .level(let position, let levelState):
             let level = level(at: position)
@@ -67,7 +68,8 @@ extension Engine {
                 hints: HintCount(
                     total: level.hints.count,
                     unlocked: options.hintsAtOnce ? level.hints.count : min(levelState.hintsNoticed, level.hints.count)
-                )
+                ),
+                chapterID: adventure.chapters[position.chapter].id
             )
         case .menu:
             return Screen(

@@ -228,7 +228,15 @@ public struct Engine: Sendable {
             level: state.progress.current.map { $0.level + 1 },
             completed: order.filter { state.progress.completed.contains($0) },
             total: order.count,
-            onScreen: onScreen
+            onScreen: onScreen,
+            chapterID: state.progress.current.map { adventure.chapters[$0.chapter].id },
+            chapters: adventure.chapters.map { chapter in
+                ChapterProgress(
+                    id: chapter.id,
+                    completed: chapter.levels.filter { state.progress.completed.contains($0.id) }.count,
+                    total: chapter.levels.count
+                )
+            }
         )
     }
 

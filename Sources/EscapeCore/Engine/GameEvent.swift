@@ -146,14 +146,45 @@ public struct ProgressSummary: Sendable, Hashable {
     public var total: Int
     /// The level on show (under the menu or the assistive screen too), 1-based; `nil` elsewhere.
     public var onScreen: LevelNumber?
+    /// The id of the current level's chapter, or `nil` once the game is finished (protocol 1.2).
+    public var chapterID: String?
+    /// Every chapter in order, with how many of its levels are solved (protocol 1.2).
+    public var chapters: [ChapterProgress]
 
     /// Creates a summary.
-    public init(chapter: Int?, level: Int?, completed: [String], total: Int, onScreen: LevelNumber?) {
+    public init(
+        chapter: Int?,
+        level: Int?,
+        completed: [String],
+        total: Int,
+        onScreen: LevelNumber?,
+        chapterID: String? = nil,
+        chapters: [ChapterProgress] = []
+    ) {
         self.chapter = chapter
         self.level = level
         self.completed = completed
         self.total = total
         self.onScreen = onScreen
+        self.chapterID = chapterID
+        self.chapters = chapters
+    }
+}
+
+/// One chapter's progress: its id, how many levels it has and how many of them are solved.
+public struct ChapterProgress: Sendable, Hashable {
+    /// The chapter's id, as in its `chapter-ID` screen.
+    public var id: String
+    /// How many of its levels are solved.
+    public var completed: Int
+    /// How many levels it has.
+    public var total: Int
+
+    /// Creates a chapter's progress.
+    public init(id: String, completed: Int, total: Int) {
+        self.id = id
+        self.completed = completed
+        self.total = total
     }
 }
 

@@ -65,6 +65,8 @@ public struct Screen: Sendable, Hashable {
     public var escape: ScreenGesture?
     /// On a level: how many hints it has and how many the player has been told are unlocked.
     public var hints: HintCount?
+    /// On a chapter page or a level: the chapter's id (sent in protocol 1.2).
+    public var chapterID: String?
 
     /// Creates a screen.
     public init(
@@ -74,7 +76,8 @@ public struct Screen: Sendable, Hashable {
         elements: [Element],
         magicTap: ScreenGesture?,
         escape: ScreenGesture?,
-        hints: HintCount? = nil
+        hints: HintCount? = nil,
+        chapterID: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -83,6 +86,7 @@ public struct Screen: Sendable, Hashable {
         self.magicTap = magicTap
         self.escape = escape
         self.hints = hints
+        self.chapterID = chapterID
     }
 }
 

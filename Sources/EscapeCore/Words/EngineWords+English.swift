@@ -44,7 +44,8 @@ extension EngineWords {
         case .errorControlled:
             "another client controls the game; it can hand over with hello and role \"observer\", or by leaving"
         case .errorOverflow:
-            "you read too slowly: more than {limit} bytes waited for you and were dropped; the whole state follows"
+            "you read too slowly: more than {limit} bytes waited for you, so the game's events are dropped "
+                + "until you catch up (replies to your own commands are kept); the whole state follows"
         case .errorTooManyClients: "this game already has {limit} clients; try again when one leaves"
         case .attachedReadOnly:
             "another player controls this game and you are following it; your next move plays once control is free"

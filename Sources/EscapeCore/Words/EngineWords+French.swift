@@ -44,7 +44,9 @@ extension EngineWords {
         case .errorControlled:
             "un autre client mène la partie ; il peut passer la main avec hello et le rôle « observer », ou en partant"
         case .errorOverflow:
-            "tu lis trop lentement : plus de {limit} octets t'attendaient et ont été abandonnés ; l'état complet suit"
+            "tu lis trop lentement : plus de {limit} octets t'attendaient, donc les événements de la partie "
+                + "sont abandonnés jusqu'à ce que tu aies rattrapé ton retard (les réponses à tes propres "
+                + "commandes sont gardées) ; l'état complet suit"
         case .errorTooManyClients: "cette partie a déjà {limit} clients ; réessaie quand l'un d'eux sera parti"
         case .attachedReadOnly:
             "un autre joueur mène cette partie et tu la suis ; ton prochain geste jouera quand la main sera libre"

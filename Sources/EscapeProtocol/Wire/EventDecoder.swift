@@ -75,8 +75,9 @@ public enum EventDecoder {
             }
         let generation = try object.optionalInt("gen")
         var minor = protocolMinor
-        if !carriesGenerationAlways(type) { minor = generation == nil ? 0 : 1 }
-        if type == "progress" { minor = members["onScreen"] == nil ? 0 : 1 }
+        // A line with gen is 1.1 or later: which one, only the caller knows (1.2 adds no such event).
+        if !carriesGenerationAlways(type) { minor = generation == nil ? 0 : max(1, protocolMinor) }
+        if type == "progress" { minor = members["chapters"] != nil ? 2 : members["onScreen"] == nil ? 0 : 1 }
         let event = try event(type, object)
         return StampedEvent(seq: seq, replyTo: replyTo, generation: generation ?? 0, event: event, protocolMinor: minor)
     }
@@ -120,7 +121,8 @@ public enum EventDecoder {
                         escape: try gesture(object, "escape"),
                         hints: try hints.map { (hints) throws(EventDecodingError) in
                             HintCount(total: try hints.int("total"), unlocked: try hints.int("unlocked"))
-                        }
+                        },
+                        chapterID: try object.optionalString("chapterId")
                     )
                 )
             )
@@ -182,7 +184,17 @@ public enum EventDecoder {
                 total: try object.int("total"),
                 onScreen: try onScreen.map { (number) throws(EventDecodingError) in
                     LevelNumber(chapter: try number.int("chapter"), level: try number.int("level"))
-                }
+                },
+                chapterID: object.members["chapterId"] == nil ? nil : try object.nullableString("chapterId"),
+                chapters: object.members["chapters"] == nil
+                    ? []
+                    : try object.objects("chapters").map { (chapter) throws(EventDecodingError) in
+                        ChapterProgress(
+                            id: try chapter.string("id"),
+                            completed: try chapter.int("completed"),
+                            total: try chapter.int("total")
+                        )
+                    }
             )
             return .progress(summary, saved: try object.bool("saved"))
         case "sound":

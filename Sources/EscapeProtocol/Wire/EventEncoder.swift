@@ -24,6 +24,14 @@ public enum EventEncoder {
             if case .progress(let summary, _) = stamped.event {
                 object["onScreen"] =
                     summary.onScreen.map { ["chapter": .int($0.chapter), "level": .int($0.level)] } ?? .null
+                if stamped.protocolMinor >= 2 {
+                    object["chapterId"] = summary.chapterID.map(JSONValue.string) ?? .null
+                    object["chapters"] = .array(
+                        summary.chapters.map {
+                            ["id": .string($0.id), "completed": .int($0.completed), "total": .int($0.total)]
+                        }
+                    )
+                }
             }
         }
         object["seq"] = .int(stamped.seq)
@@ -114,6 +122,7 @@ public enum EventEncoder {
             if let hints = screen.hints {
                 object["hints"] = ["total": .int(hints.total), "unlocked": .int(hints.unlocked)]
             }
+            if let chapterID = screen.chapterID { object["chapterId"] = .string(chapterID) }
             return object
         case .focus(let focus):
             return [
@@ -217,6 +226,8 @@ enum DirectLine {
             line.generation(always: true)
             line.envelope(type: "idle")
         case .progress(let summary, let saved):
+            // Protocol 1.2's chapters are written by the general path.
+            guard stamped.protocolMinor < 2 else { return false }
             line.open()
             line.optional("chapter", summary.chapter)
             line.strings("completed", summary.completed)
@@ -240,6 +251,8 @@ enum DirectLine {
             line.field("total", summary.total)
             line.type("progress")
         case .game(.screen(let screen)):
+            // A chapter's id (protocol 1.2) is written by the general path.
+            guard screen.chapterID == nil else { return false }
             line.open()
             line.key("elements")
             line.output.append(UInt8(ascii: "["))

@@ -19,6 +19,9 @@ public struct ProtocolVersion: Comparable, Hashable, Sendable, CustomStringConve
     // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Protocol 1.1: integral numbers everywhere, batched `ifGen`, `cancel`, version negotiation.
     public static let v1_1 = ProtocolVersion(major: 1, minor: 1)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    /// Protocol 1.2: the chapter's id on chapter and level screens and in `progress`.
+    public static let v1_2 = ProtocolVersion(major: 1, minor: 2)
 
     /// `major.minor`, as people write it.
     public var description: String { "\(major).\(minor)" }

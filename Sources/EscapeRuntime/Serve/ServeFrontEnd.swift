@@ -17,9 +17,12 @@ import Musl
 /// `validActions`, `repeat`, `snapshot`, `hello`, `quit`); anything else is refused with `read_only`.
 ///
 /// Replies go to the client that asked, with its own ids; each connection has its own `seq`. A client
-/// leaving never stops the game. Output waits in a bounded queue per client, written without blocking:
-/// a client that lets more than ``Limits/pendingBytes`` pile up loses them, is told `overflow`, and
-/// gets the whole state again once it reads, so a slow observer never holds the controller up.
+/// leaving never stops the game, and every line it sent before it left is answered. Output waits in a
+/// queue per client, written without blocking. Nothing addressed to a client is ever dropped: a client
+/// with more than ``Limits/pendingBytes`` waiting is not read from until it catches up (back-pressure,
+/// as a TCP peer would apply), so every line still gets exactly one `done`. The game's events copied to
+/// a client past that limit are dropped instead: it is told `overflow` once and gets the whole state
+/// again once it reads, so a slow observer never holds the controller up.
 ///
 /// The session never sees the clients' own ids: each request is given one that says who sent it and
 /// what it asked, so replies (also those sent after a real-clock `wait`) find their way back.
@@ -54,6 +57,13 @@ public final class ServeFrontEnd: FrontEnd {
     private var reading: Int?
     /// Observers that received part of a burst and get `idle` at its end.
     private var burstReceivers: Set<Int> = []
+    /// Whether the controller's `hello` being answered changed the screen on show: observers then get
+    /// the new screen and its valid actions, and nothing else of the reply.
+    private var helloMovedScreen = false
+    /// The opening's announcements (a resumed game's "Welcome back"), told to clients that join before
+    /// the game moved on, and the generation they belong to.
+    private var openingAnnouncements: [Event] = []
+    private var openingGeneration = 0
     /// The loop's time at the last service.
     private var lastNow: Int64 = 0
 
@@ -69,9 +79,13 @@ public final class ServeFrontEnd: FrontEnd {
         self.limits = limits
     }
 
-    /// The listening socket and every client's.
+    /// The listening socket, and every client's while it may be read: not once its input ended, while
+    /// lines it sent wait to be handled, nor while its output is over the limit (back-pressure).
     public var descriptors: [Int32] {
-        [listener.descriptor] + clients.values.filter { !$0.input.isEnded }.map(\.descriptor)
+        [listener.descriptor]
+            + clients.values.filter {
+                !$0.input.isEnded && !$0.hasFrames && $0.output.bytes.count <= limits.pendingBytes
+            }.map(\.descriptor)
     }
 
     /// The controller's socket: the only one whose lines can wait behind a real-clock `wait`.
@@ -84,9 +98,14 @@ public final class ServeFrontEnd: FrontEnd {
         clients.values.filter { !$0.output.bytes.isEmpty }.map(\.descriptor)
     }
 
-    /// Now, while a client waits to be caught up with the whole state and can take it.
+    /// Now, while a client waits to be caught up with the whole state and can take it, or has lines
+    /// waiting that it has room for the answers of.
     public var deadline: Int64? {
-        clients.values.contains { $0.needsState && $0.output.bytes.isEmpty } ? lastNow : nil
+        let due = clients.values.contains {
+            ($0.needsState && $0.output.bytes.isEmpty)
+                || ($0.hasFrames && $0.output.bytes.count <= limits.pendingBytes)
+        }
+        return due ? lastNow : nil
     }
 
     /// Never: clients come and go, the game goes on.
@@ -109,10 +128,18 @@ public final class ServeFrontEnd: FrontEnd {
         }
         for number in clients.keys.sorted() {
             guard let client = clients[number] else { continue }
-            for frame in client.input.read(readable: readable) where !client.closesWhenWritten {
-                handle(frame, from: number, submit: submit)
+            if !client.hasFrames && client.output.bytes.count <= limits.pendingBytes {
+                client.frames = client.input.read(readable: readable)
+                client.nextFrame = 0
             }
-            if client.input.isEnded { leave(number) }
+            handleFrames(of: number, submit: submit)
+            if client.input.isEnded, !client.hasFrames, !client.saidFarewell, clients[number] != nil {
+                // Every line the client sent is answered before it leaves: the session answers in order.
+                client.saidFarewell = true
+                submit(
+                    .request(Request(id: RoutedID(kind: .farewell, client: number, original: nil).wire, command: .ping))
+                )
+            }
         }
         for (number, client) in clients.sorted(by: { $0.key < $1.key })
         where client.needsState && client.output.bytes.isEmpty {
@@ -121,6 +148,22 @@ public final class ServeFrontEnd: FrontEnd {
             submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
         }
         endBursts()
+    }
+
+    /// Handles the client's waiting lines while its output has room for their answers.
+    private func handleFrames(of number: Int, submit: (SessionInput) -> Void) {
+        while let client = clients[number], client.hasFrames {
+            if client.output.bytes.count > limits.pendingBytes {
+                guard client.write(), client.output.bytes.count <= limits.pendingBytes else { return }
+            }
+            let frame = client.frames[client.nextFrame]
+            client.nextFrame += 1
+            if !client.hasFrames {
+                client.frames = []
+                client.nextFrame = 0
+            }
+            if !client.closesWhenWritten { handle(frame, from: number, submit: submit) }
+        }
     }
 
     private func join(_ descriptor: Int32, submit: (SessionInput) -> Void) {
@@ -143,6 +186,9 @@ public final class ServeFrontEnd: FrontEnd {
         if let serverHello { send(.hello(serverHello), to: number) }
         send(.role(role(of: number), controlFree: controller == nil), to: number)
         for problem in openingProblems { send(problem, to: number) }
+        if generation == openingGeneration {
+            for announcement in openingAnnouncements { send(announcement, to: number) }
+        }
         submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
     }
 
@@ -207,8 +253,10 @@ public final class ServeFrontEnd: FrontEnd {
 
     private func handleHello(_ hello: ClientHello, request: Request, from number: Int, submit: (SessionInput) -> Void) {
         guard hello.best(among: [.v1_1]) != nil else {
+            // As on the pipe, the rest of a refused hello is answered: the engine's hello, as it stands.
             let message = words(.errorServeNeedsProtocol11, ["requested": "\(hello.acceptedVersions)"])
             reply(.error(ProtocolError(.unsupportedProtocol, message, field: "protocol")), to: number, id: request.id)
+            if let serverHello { reply(.hello(serverHello), to: number, id: request.id) }
             reply(.done, to: number, id: request.id)
             return
         }
@@ -241,7 +289,7 @@ public final class ServeFrontEnd: FrontEnd {
         var shared = hello
         shared.acceptedVersions = .versions([.v1_1])
         if !shared.want.contains("validActions") { shared.want.append("validActions") }
-        let id = RoutedID(kind: .shared, client: number, original: request.id).wire
+        let id = RoutedID(kind: .hello, client: number, original: request.id).wire
         submit(.request(Request(id: id, ifGen: request.ifGen, command: .hello(shared))))
     }
 
@@ -286,7 +334,7 @@ public final class ServeFrontEnd: FrontEnd {
                 } else if let reading, Self.isReply(stamped.event) {
                     send(stamped.event, to: reading)
                 } else {
-                    for number in clients.keys.sorted() { send(stamped.event, to: number) }
+                    for number in clients.keys.sorted() { send(stamped.event, to: number, droppable: true) }
                 }
                 continue
             }
@@ -311,6 +359,25 @@ public final class ServeFrontEnd: FrontEnd {
             send(.idle, to: routed.client)
         case .own:
             send(event, to: routed.client, replyTo: routed.original)
+        case .farewell:
+            // The last line the client sent is answered: it leaves once that is written.
+            if case .done = event { clients[routed.client]?.closesWhenWritten = true }
+        case .hello:
+            // The controller's hello: its reply is its own; observers see only a screen it changed.
+            send(event, to: routed.client, replyTo: routed.original)
+            switch event {
+            case .hello(let hello):
+                serverHello = hello
+            case .done:
+                helloMovedScreen = false
+            case .game(.screen), .game(.focus):
+                helloMovedScreen = true
+                copy(event, except: routed.client)
+            case .validActions where helloMovedScreen:
+                copy(event, except: routed.client)
+            default:
+                break
+            }
         case .shared, .restore:
             send(event, to: routed.client, replyTo: routed.original)
             if case .hello(let hello) = event { serverHello = hello }
@@ -320,10 +387,15 @@ public final class ServeFrontEnd: FrontEnd {
                 }
                 return
             }
-            for number in clients.keys.sorted() where number != routed.client {
-                send(event, to: number)
-                burstReceivers.insert(number)
-            }
+            copy(event, except: routed.client)
+        }
+    }
+
+    /// Copies a game event to every client but `asker`, as part of a burst ended by `idle`.
+    private func copy(_ event: Event, except asker: Int) {
+        for number in clients.keys.sorted() where number != asker {
+            send(event, to: number, droppable: true)
+            burstReceivers.insert(number)
         }
     }
 
@@ -340,13 +412,16 @@ public final class ServeFrontEnd: FrontEnd {
         switch event {
         case .hello(let hello): serverHello = hello
         case .error: openingProblems.append(event)
+        case .game(.announce):
+            openingAnnouncements.append(event)
+            openingGeneration = generation
         default: break
         }
     }
 
     /// Ends the bursts observers received with `idle`, as the engine ends its own.
     private func endBursts() {
-        for number in burstReceivers.sorted() { send(.idle, to: number) }
+        for number in burstReceivers.sorted() { send(.idle, to: number, droppable: true) }
         burstReceivers.removeAll()
     }
 
@@ -365,24 +440,41 @@ public final class ServeFrontEnd: FrontEnd {
         send(event, to: number, replyTo: id)
     }
 
-    private func send(_ event: Event, to number: Int, replyTo: RequestID? = nil) {
-        guard let client = clients[number], !client.dropping, !client.saidBye else { return }
+    /// Queues an event for a client.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - number: The client.
+    ///   - replyTo: The client's own id it answers, if any.
+    ///   - copy: Whether it is a copy of the game's events rather than addressed to the client:
+    ///     past the limit such copies are dropped (`overflow`, then the whole state); what is addressed
+    ///     to the client always waits for it, and the client is not read from meanwhile.
+    private func send(_ event: Event, to number: Int, replyTo: RequestID? = nil, droppable copy: Bool = false) {
+        // The end of the game is never dropped: nothing would follow to say it.
+        let droppable: Bool
+        switch event {
+        case .bye, .ended: droppable = false
+        default: droppable = copy
+        }
+        guard let client = clients[number], !client.saidBye, !(droppable && client.dropping) else { return }
+        // Only what the socket will not take counts: a long burst is written as it grows.
+        if droppable, client.output.bytes.count > limits.pendingBytes,
+            !client.write() || client.output.bytes.count > limits.pendingBytes
+        {
+            client.seq += 1
+            let message = words(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
+            EventEncoder.encode(
+                stamp(.error(ProtocolError(.overflow, message)), seq: client.seq),
+                into: &client.output.bytes
+            )
+            client.dropping = true
+            client.needsState = true
+            return
+        }
         if case .bye = event { client.saidBye = true }
         client.seq += 1
         EventEncoder.encode(stamp(event, seq: client.seq, replyTo: replyTo), into: &client.output.bytes)
-        // Only what the socket will not take counts: a long burst is written as it grows.
-        guard client.output.bytes.count > limits.pendingBytes, client.write(),
-            client.output.bytes.count > limits.pendingBytes
-        else { return }
-        client.output.dropUnwrittenLines()
-        client.seq += 1
-        let message = words(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
-        EventEncoder.encode(
-            stamp(.error(ProtocolError(.overflow, message)), seq: client.seq),
-            into: &client.output.bytes
-        )
-        client.dropping = true
-        client.needsState = true
+        if client.output.bytes.count > limits.pendingBytes { _ = client.write() }
     }
 
     private func stamp(_ event: Event, seq: Int, replyTo: RequestID? = nil) -> StampedEvent {
@@ -424,6 +516,11 @@ public final class ServeFrontEnd: FrontEnd {
 final class ServeClient {
     let descriptor: Int32
     var input: LineInput
+    /// Lines read and not handled yet: they wait while the client's output is over the limit.
+    var frames: [LineFramer.Frame] = []
+    var nextFrame = 0
+    /// The input ended and the session was asked to answer everything before it (a `ping`).
+    var saidFarewell = false
     var output = SocketOutput()
     var seq = 0
     /// Output was dropped: nothing more is queued until the client gets the whole state again.
@@ -440,6 +537,9 @@ final class ServeClient {
         self.descriptor = descriptor
         input = LineInput(descriptor: descriptor)
     }
+
+    /// Whether lines read wait to be handled.
+    var hasFrames: Bool { nextFrame < frames.count }
 
     /// Writes what the socket takes without blocking; `false` when the client is gone.
     func write() -> Bool {
@@ -473,6 +573,10 @@ struct RoutedID: Hashable {
         case shared = "c"
         /// The controller's `restore`: as ``shared``, and every observer gets the whole state after it.
         case restore = "r"
+        /// The controller's `hello`: replies to it; observers get only a screen it changed.
+        case hello = "h"
+        /// The `ping` sent for a client whose input ended: its `done` says every line was answered.
+        case farewell = "f"
     }
 
     var kind: Kind

@@ -9,8 +9,6 @@ import Musl
 struct SocketOutput {
     /// The bytes not written yet.
     var bytes: [UInt8] = []
-    /// The socket took part of a line: the rest must follow before anything else.
-    private var midLine = false
 
     /// Writes what the socket takes now (`send` with MSG_NOSIGNAL, retried after signals).
     ///
@@ -19,12 +17,7 @@ struct SocketOutput {
     ///   the socket is full.
     mutating func write(to descriptor: Int32) -> Bool {
         var offset = 0
-        defer {
-            if offset > 0 {
-                midLine = bytes[offset - 1] != UInt8(ascii: "\n")
-                bytes.removeFirst(offset)
-            }
-        }
+        defer { if offset > 0 { bytes.removeFirst(offset) } }
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
                 send(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
@@ -36,11 +29,5 @@ struct SocketOutput {
             offset += written
         }
         return true
-    }
-
-    /// Drops what waits, all but the rest of a line the socket already took the start of.
-    mutating func dropUnwrittenLines() {
-        let keep = midLine ? (bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count) : 0
-        bytes.removeSubrange(keep...)
     }
 }

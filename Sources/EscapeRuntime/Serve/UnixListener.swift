@@ -46,10 +46,18 @@ public final class UnixListener {
     /// The listening descriptor (non-blocking, closed on exec).
     public let descriptor: Int32
 
+    /// The most connections waiting to be accepted: the system's own bound (`SOMAXCONN`), so a burst
+    /// of clients connecting at once is queued rather than refused with `EAGAIN`.
+    public static let backlog = SOMAXCONN
+
     /// Listens on `path`, making its folder (0700) when it is missing.
     ///
+    /// A folder given through a symbolic link is resolved first, and the socket is made in the real
+    /// folder, which must be the user's alone: the link cannot be turned elsewhere afterwards.
+    ///
     /// - Throws: A ``ListenError`` saying why not.
-    public init(path: String) throws(ListenError) {
+    public init(path givenPath: String) throws(ListenError) {
+        let path = Self.resolvingLinkedFolder(givenPath)
         self.path = path
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw .pathTooLong(path: path)
@@ -75,7 +83,7 @@ public final class UnixListener {
             }
         }
         umask(previous)
-        guard bound == 0, chmod(path, 0o600) == 0, listen(socketDescriptor, 16) == 0 else {
+        guard bound == 0, chmod(path, 0o600) == 0, listen(socketDescriptor, Self.backlog) == 0 else {
             let code = errno
             close(socketDescriptor)
             throw .system(operation: "listening on", path: path, errno: code)
@@ -147,6 +155,19 @@ public final class UnixListener {
             return runtime + "/escape-from-blindness/game.sock"
         }
         return "/tmp/escape-from-blindness-\(getuid())/game.sock"
+    }
+
+    /// `path` with its folder's symbolic links resolved, when the folder is one; else `path`.
+    private static func resolvingLinkedFolder(_ path: String) -> String {
+        let folder = folder(of: path)
+        var status = stat()
+        guard let slash = path.lastIndex(of: "/"), lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+            let resolved = realpath(folder, nil)
+        else { return path }
+        defer { free(resolved) }
+        let name = path[path.index(after: slash)...]
+        let real = String(cString: resolved)
+        return real == "/" ? "/\(name)" : "\(real)/\(name)"
     }
 
     private static func folder(of path: String) -> String {

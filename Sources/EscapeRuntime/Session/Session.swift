@@ -21,7 +21,7 @@ public struct Session: Sendable {
     /// The engine's version, reported in `hello`.
     public static let engineVersion = "0.1.0"
     /// The protocol versions the engine speaks.
-    public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1]
+    public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1, .v1_2]
     /// The most events one line may send: a batch that would send more is refused (`too_many_events`).
     public static let maximumEventsPerLine = 10_000
     /// The most time the `wait`s of one line may let pass, in milliseconds (one day): a batch whose
@@ -348,7 +348,7 @@ public struct Session: Sendable {
         case .hello(let hello):
             client = hello
             let agreed = hello.best(among: Self.protocolVersions)
-            if let agreed { dialect = agreed >= .v1_1 ? .v11 : .v10 }
+            if let agreed { dialect = Dialect(agreed) }
             if agreed == nil {
                 let error = ProtocolError(
                     .unsupportedProtocol,
@@ -608,13 +608,15 @@ public struct Session: Sendable {
             "adjust", "aimedGestures", "assistive", "batch", "cancel", "customActions", "escape", "hints", "ifGen",
             "levelMenu", "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
         ]
-        if dialect == .v11 { capabilities += ["elementChanged", "idle", "timer"] }
+        if dialect != .v10 { capabilities += ["elementChanged", "idle", "timer"] }
+        if dialect == .v12 { capabilities.append("chapterIds") }
         if isVirtual { capabilities.append("virtualClock") }
         capabilities.sort()
         return ServerHello(
             protocolVersion: EventEncoder.protocolVersion,
-            version: dialect == .v11 ? .v1_1 : .v1_0,
-            versions: Self.protocolVersions,
+            version: dialect.version,
+            // Versions past 1.1 are listed once one is spoken: what 1.0 and 1.1 clients read never changes.
+            versions: Self.protocolVersions.filter { $0 <= max(.v1_1, dialect.version) },
             engineVersion: Self.engineVersion,
             locale: engine.adventure.locale,
             adventureID: engine.adventure.id,
@@ -624,7 +626,13 @@ public struct Session: Sendable {
     }
 
     private var progressEvent: Event {
-        .progress(engine.progressSummary, saved: writable && savedProgress == engine.progress)
+        var summary = engine.progressSummary
+        if dialect != .v12 {
+            // Each chapter's progress is protocol 1.2's.
+            summary.chapterID = nil
+            summary.chapters = []
+        }
+        return .progress(summary, saved: writable && savedProgress == engine.progress)
     }
 
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
@@ -659,9 +667,9 @@ public struct Session: Sendable {
         if focusSent, client?.want.contains("validActions") == true { emit(validActionsEvent, replyTo: replyTo) }
     }
 
-    /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1.
+    /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1 and later.
     private mutating func closeBurst(since before: Int) {
-        guard dialect == .v11, sequence > before else { return }
+        guard dialect != .v10, sequence > before else { return }
         emit(.idle, replyTo: nil)
     }
 
@@ -769,14 +777,25 @@ public enum Dialect: Sendable, Hashable {
     case v10
     /// Protocol 1.1.
     case v11
+    /// Protocol 1.2: 1.1, with the chapter's id on chapter and level screens and in `progress`.
+    case v12
+
+    /// The dialect of an agreed version.
+    init(_ version: ProtocolVersion) {
+        self = version >= .v1_2 ? .v12 : version >= .v1_1 ? .v11 : .v10
+    }
 
     /// The minor version number.
     var minor: Int {
         switch self {
         case .v10: 0
         case .v11: 1
+        case .v12: 2
         }
     }
+
+    /// The version spoken.
+    var version: ProtocolVersion { ProtocolVersion(major: 1, minor: minor) }
 
     /// A game event as this protocol version says it, or `nil` when it has no word for it.
     ///
@@ -786,6 +805,10 @@ public enum Dialect: Sendable, Hashable {
     ///   - focusFollows: Whether the command's effects move the focus after this event.
     /// - Returns: The event to send, or `nil` to send nothing.
     func shape(_ event: GameEvent, focus: FocusState, focusFollows: Bool) -> GameEvent? {
+        if self != .v12, case .screen(var screen) = event, screen.chapterID != nil {
+            screen.chapterID = nil
+            return shape(.screen(screen), focus: focus, focusFollows: focusFollows)
+        }
         guard self == .v10 else { return event }
         switch event {
         case .elementChanged(let element):

@@ -1,0 +1,169 @@
+import EscapeJSON
+import EscapeTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// §12 The socket keeps the pipe's promises: every line gets exactly one `done`, an unterminated last
+/// line is answered, a refused `hello` is still answered, and what one client asks stays its own.
+@Suite struct S12PromisesTests {
+    @Test("§12 Back-pressure: a controller pipelining 2,000 lines without reading gets 2,001 dones, in order")
+    func aControllerThatDoesNotReadGetsEveryDone() throws {
+        let served = try Served(["--memory-save", "--client-buffer", "65536"])
+        defer { served.stop() }
+        let controller = try served.connect()
+        _ = try controller.read { $0.type == "idle" }
+        // Each state reply is kilobytes: far more than the 64 KiB the client may have waiting.
+        controller.send((0..<2000).map { #"{"type":"state","id":\#($0)}"# } + [#"{"type":"next","id":"X"}"#])
+        let replies = try controller.read(timeout: 120) { $0.type == "done" && $0["replyTo"] == .string("X") }
+        let dones = replies.filter { $0.type == "done" }.compactMap { $0["replyTo"] }
+        #expect(dones == (0..<2000).map { JSONValue.int($0) } + [.string("X")])
+        #expect(!replies.contains { $0.type == "error" })
+        #expect(replies.last?.int("gen") == 1)
+        try served.finish([controller])
+    }
+
+    @Test("§12 An observer reading while the controller pipelines gets its ping's done, even past overflow")
+    func anObserversPingIsAlwaysAnswered() throws {
+        let served = try Served(["--memory-save", "--client-buffer", "65536"])
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        // Every next and previous is copied to the observer (focus and valid actions): megabytes of them.
+        controller.send((0..<2000).map { #"{"type":"\#($0 % 2 == 0 ? "next" : "previous")","id":\#($0)}"# })
+        observer.send(#"{"type":"ping","id":"p"}"#)
+        let seen = try observer.read(timeout: 120) { $0.type == "done" && $0["replyTo"] == .string("p") }
+        #expect(seen.filter { $0.type == "done" }.count == 1)
+        let replies = try controller.read(timeout: 120) { $0.type == "done" && $0["replyTo"] == .int(1999) }
+        #expect(replies.filter { $0.type == "done" }.compactMap { $0["replyTo"] } == (0..<2000).map { .int($0) })
+        // An observer that fell behind still learns that the game ended.
+        controller.send(#"{"type":"quit","id":"end"}"#)
+        _ = try observer.read(timeout: 120) { $0.type == "bye" }
+        try EFB.expectValid(observer.bytes)
+        _ = try controller.read { $0.type == "bye" }
+        try EFB.expectValid(controller.bytes)
+    }
+
+    @Test("§12 An unterminated last line before the client half-closes is answered, as on the pipe")
+    func anUnterminatedLastLineIsAnswered() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        controller.write(
+            Array(#"{"type":"next","id":1}"#.utf8) + [UInt8(ascii: "\n")] + Array(#"{"type":"ping","id":"last"}"#.utf8)
+        )
+        controller.shutdownWrite()
+        let replies = try controller.read { $0.type == "done" && $0["replyTo"] == .string("last") }
+        #expect(replies.filter { $0.type == "done" }.compactMap { $0["replyTo"] } == [.int(1), .string("last")])
+        try waitUntil("the half-closed client to be let go") { controller.isClosedByPeer() }
+        try EFB.expectValid(controller.bytes)
+        _ = try observer.read { $0.type == "role" && $0["controlFree"] == .bool(true) }
+        let next = try served.connect()
+        _ = try next.read { $0.type == "idle" }
+        try served.finish([next, observer])
+    }
+
+    @Test("§12 A hello refused for its protocol is still answered with the engine's hello, as §4.3 says")
+    func aRefusedHelloIsAnswered() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        for client in [observer, controller] {
+            client.send(#"{"type":"hello","id":"h","protocol":1}"#)
+            let reply = try client.read { $0.type == "done" }
+            #expect(reply.compactMap(\.type) == ["error", "hello", "done"])
+            #expect(reply.first?.string("code") == "unsupported_protocol")
+            #expect(reply[1]["version"] == .array([.int(1), .int(1)]))
+        }
+        try served.finish([controller, observer])
+    }
+
+    @Test("§12 A controller's hello is its own: observers get nothing of it unless the screen changed")
+    func aControllersHelloIsNotCopied() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        controller.send(#"{"type":"hello","id":"h","protocol":[1,1],"client":"again"}"#)
+        #expect(try controller.read { $0.type == "done" }.compactMap(\.type) == ["hello", "validActions", "done"])
+        controller.send(#"{"type":"next","id":1}"#)
+        _ = try controller.read { $0.type == "done" }
+        #expect(try observer.read { $0.type == "idle" }.compactMap(\.type) == ["focus", "validActions", "idle"])
+        try served.finish([controller, observer])
+    }
+
+    @Test("§12 Joining a resumed game says Welcome back, until the game moves on")
+    func joiningAResumedGameSaysWelcomeBack() throws {
+        let save = try EFB.save(completed: ["room-latch"], current: "room-word")
+        let served = try Served(["--save", save.path, "--adventure", EFB.lanternPath])
+        defer { served.stop() }
+        let controller = try served.connect()
+        let joined = try controller.read { $0.type == "idle" }
+        #expect(
+            joined.compactMap(\.type) == [
+                "hello", "role", "announce", "screen", "focus", "progress", "validActions", "idle",
+            ]
+        )
+        #expect(joined[2].string("text")?.hasPrefix("Welcome back") == true)
+        controller.send(#"{"type":"next","id":1}"#)
+        _ = try controller.read { $0.type == "done" }
+        let later = try served.connect()
+        #expect(try later.read { $0.type == "idle" }.compactMap(\.type).contains("announce") == false)
+        try served.finish([controller, later])
+    }
+
+    @Test("§12 A burst of connections is queued (backlog SOMAXCONN), not refused with EAGAIN")
+    func aBurstOfConnectionsIsQueued() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let first = try served.connect()
+        _ = try first.read { $0.type == "idle" }
+        // A server that is not accepting just now: connections must wait in the backlog.
+        kill(served.process.process.processIdentifier, SIGSTOP)
+        var refused = 0
+        var descriptors: [Int32] = []
+        for _ in 0..<100 {
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in served.socket.utf8.enumerated() { raw[index] = byte }
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if connected != 0 { refused += 1 }
+            descriptors.append(descriptor)
+        }
+        kill(served.process.process.processIdentifier, SIGCONT)
+        #expect(refused == 0)
+        for descriptor in descriptors { close(descriptor) }
+        try served.finish([first])
+    }
+
+    @Test("§12 A socket folder reached through a symbolic link is resolved; a missing parent exits 71")
+    func linkedAndMissingFolders() throws {
+        let real = try temporaryFolder("serve-real")
+        chmod(real.path, 0o700)
+        let link = try temporaryFolder("serve-link").appendingPathComponent("to-real")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        let process = try RunningEFB(["serve", "--socket", link.path + "/game.sock", "--memory-save"])
+        defer { process.stop() }
+        try waitUntil("the socket") { process.standardError.contains("the game is served on") }
+        #expect(FileManager.default.fileExists(atPath: real.path + "/game.sock"))
+        let client = try SocketClient(path: link.path + "/game.sock")
+        _ = try client.read { $0.type == "idle" }
+        client.send(#"{"type":"quit","id":"q"}"#)
+        _ = try client.read { $0.type == "bye" }
+        process.finish()
+        #expect(process.process.terminationStatus == 0)
+
+        let missing = try temporaryFolder("serve-missing").path + "/no/such/folder/game.sock"
+        let result = try runEFB(["serve", "--socket", missing, "--memory-save"], input: [])
+        #expect(result.status == 71)
+        #expect(result.stderr.contains("making the folder"))
+    }
+}
