@@ -169,21 +169,18 @@ private struct EngineSetup {
     check(events)
 }
 
-/// What is played after a restore: every gesture that moves focus, time, hints and screens.
+/// What is played after a restore: focus, activation, hints, a day of time, the rotor, the menu, a snapshot.
 private let afterRestore = [
-    #"{"type":"state"}"#, #"{"type":"next"}"#, #"{"type":"last"}"#, #"{"type":"previous"}"#,
-    #"{"type":"activate"}"#, #"{"type":"hint"}"#, #"{"type":"magicTap"}"#, #"{"type":"wait","ms":86400000}"#,
-    #"{"type":"hint"}"#, #"{"type":"menu"}"#, #"{"type":"escape"}"#, #"{"type":"assistive","active":false}"#,
-    #"{"type":"assistive","active":true}"#, #"{"type":"rotor","direction":"next"}"#, #"{"type":"validActions"}"#,
-    #"{"type":"snapshot"}"#, #"{"type":"repeat"}"#,
+    #"{"type":"next"}"#, #"{"type":"activate"}"#, #"{"type":"hint"}"#, #"{"type":"wait","ms":86400000}"#,
+    #"{"type":"rotor","direction":"next"}"#, #"{"type":"menu"}"#, #"{"type":"escape"}"#, #"{"type":"snapshot"}"#,
 ]
 
 // MARK: - save
 
 /// The save loader on a real file.
 ///
-/// The input is written as the save, opened as a game opens it (lock, read, move aside), played to its
-/// first save and read back. A save is refused, moved aside or played from; what is written reads back
+/// The input is written as the save, opened as a game opens it (lock, read, move aside), saved as the
+/// session saves and read back. A save is refused, moved aside or played from; what is written reads back
 /// with this adventure's record and every other one kept.
 @Sendable func fuzzSave(_ input: UnsafeRawBufferPointer) {
     let path = scratch + "/progress.json"
@@ -209,19 +206,13 @@ private let afterRestore = [
     } catch {
         preconditionFailure("opening a save failed: \(error)")
     }
-    let session = SessionHost(
-        adventure: adventure,
-        options: EngineOptions(hintInterval: 1000, seed: 1),
-        keeper: keeper,
-        startup: startup,
-        clock: VirtualClock()
-    )
-    var events = session.start()
-    for line in [#"{"type":"state"}"#, #"{"type":"replay"}"#, #"{"type":"state"}"#] {
-        events += session.handle(.line(Array(line.utf8)))
-    }
-    check(events)
+    // The session is not started (the engine target fuzzes that): the progress found is saved back as
+    // the session would save it, beside the other adventures' records.
     guard startup.writable else { return }
+    let progress = startup.progress ?? Progress(completed: [], current: LevelPosition(chapter: 0, level: 0))
+    if let problem = keeper.save(SaveData(progress, in: adventure)) {
+        preconditionFailure("a writable save could not be written: \(problem)")
+    }
     guard let after = try? store.load() else { preconditionFailure("a save written by the engine does not read back") }
     precondition(after[adventure: adventure.id] != nil, "the adventure's record is missing after a save")
     if let before {
