@@ -52,48 +52,57 @@ public enum AdventureLoader {
     /// - Throws: ``ContentError`` naming the file, the path inside it and every problem.
     public static func load(from url: URL) throws(ContentError) -> Adventure {
         let name = url.path
-        // Only a regular file is read: a device such as /dev/zero would be read without end, and a FIFO
-        // would wait for a writer. Both are said to be what they are, not a permission problem.
+        func refuse(_ message: String) -> ContentError {
+            ContentError(file: name, problems: [.init(path: "$", message: message)])
+        }
+        // Opened without blocking and checked on the open file: a FIFO would wait for a writer, a device
+        // such as /dev/zero would be read without end. Both are said to be what they are.
+        let descriptor = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw refuse("cannot read the file: \(describe(errno: errno))") }
+        defer { close(descriptor) }
         var status = stat()
-        if stat(name, &status) == 0 {
-            let kind: String? =
-                switch status.st_mode & S_IFMT {
-                case S_IFREG: nil
-                case S_IFDIR: "a directory"
-                case S_IFCHR: "a character device"
-                case S_IFBLK: "a block device"
-                case S_IFIFO: "a FIFO"
-                case S_IFSOCK: "a socket"
-                default: "not a file"
-                }
-            if let kind {
-                throw ContentError(
-                    file: name,
-                    problems: [.init(path: "$", message: "cannot read the file: it is not a regular file but \(kind)")]
-                )
+        guard fstat(descriptor, &status) == 0 else { throw refuse("cannot read the file: \(describe(errno: errno))") }
+        let kind: String? =
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: nil
+            case S_IFDIR: "a directory"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            default: "not a file"
             }
-            if status.st_size > maximumFileSize {
-                throw ContentError(
-                    file: name,
-                    problems: [
-                        .init(
-                            path: "$",
-                            message: "the file is \(status.st_size) bytes; the limit is \(maximumFileSize)"
-                        )
-                    ]
-                )
-            }
+        if let kind { throw refuse("cannot read the file: it is not a regular file but \(kind)") }
+        if status.st_size > maximumFileSize {
+            throw refuse("the file is \(status.st_size) bytes; the limit is \(maximumFileSize)")
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ContentError(
-                file: name,
-                problems: [.init(path: "$", message: "cannot read the file: \(error.localizedDescription)")]
-            )
+        // At most one byte over the limit is read: a file that grows, or says it is empty as files under
+        // /proc do, is still bounded.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= maximumFileSize {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw refuse("cannot read the file: \(describe(errno: errno))") }
+            if count == 0 { break }
+            bytes += chunk[..<count]
         }
-        return try decode(data, file: name)
+        return try decode(Data(bytes), file: name)
+    }
+
+    /// Why a file could not be read, in the project's words.
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ENOENT: "there is no such file"
+        case EACCES, EPERM: "this user may not read it (permission denied)"
+        case EISDIR: "it is a directory"
+        case ENOTDIR: "a part of the path is not a directory"
+        case ELOOP: "the path has too many symbolic links"
+        case ENAMETOOLONG: "the path is too long"
+        case EIO: "the system could not read it (input/output error)"
+        case EAGAIN: "it is not ready to be read (it would block)"
+        default: "the system refused (\(String(cString: strerror(code))))"
+        }
     }
 
     /// Validates an adventure held in memory.

@@ -65,7 +65,8 @@ enum AdventureValidator {
     }
 
     /// Every string of the file (a value or a key, wherever it is) longer than the text limit, counted in
-    /// Unicode code points: a letter with a million combining marks is a million and one characters.
+    /// Unicode code points: a letter with a million combining marks is a million and one characters; and
+    /// every string value against the adventure schema's rules (see ``stringProblem(_:key:atRoot:)``).
     static func checkTexts(in value: JSONValue, at path: String, into problems: inout [ContentError.Problem]) {
         var steps: [PathStep] = []
         checkTexts(in: value, root: path, steps: &steps, into: &problems)
@@ -87,6 +88,17 @@ enum AdventureValidator {
     ) {
         switch value {
         case .string(let text):
+            // A value (a key is no value), named by its key or an item of an array.
+            var key: String?
+            var isValue = true
+            switch steps.last {
+            case .key(let name)?: key = name
+            case .keyItself?: isValue = false
+            case .index?, nil: key = nil
+            }
+            if isValue, let problem = stringProblem(text, key: key, atRoot: steps.count == 1) {
+                problems.append(.init(path: spell(root, steps), message: problem))
+            }
             // No more UTF-8 bytes than the limit means no more code points either: most texts stop here.
             guard text.utf8.count > AdventureLimits.textLength else { return }
             let length = text.unicodeScalars.count
@@ -116,6 +128,53 @@ enum AdventureValidator {
         case .null, .bool, .int, .uint, .double:
             break
         }
+    }
+
+    /// The adventure schema's rules for a string value.
+    ///
+    /// Every text at least one character long, every id of the form `^[a-z0-9][a-z0-9-]*$` and at most
+    /// 64 characters, the locale two or three lowercase letters. An empty title, label or button name would be a silent element to a
+    /// screen reader; an id such as `../../etc` could name a file elsewhere.
+    private static func stringProblem(_ text: String, key: String?, atRoot: Bool) -> String? {
+        switch key {
+        case "ambient":
+            return nil  // a sound cue's name, checked as the chapter is read (with the same pattern)
+        case "id":
+            let bytes = Array(text.utf8)
+            let allowed = bytes.allSatisfy { isLowercaseLetterOrDigit($0) || $0 == UInt8(ascii: "-") }
+            guard let first = bytes.first, isLowercaseLetterOrDigit(first), allowed else {
+                return "\(describe(text)) is not an id: use lowercase letters a-z, digits and hyphens, starting "
+                    + "with a letter or a digit"
+            }
+            if bytes.count > idLength {
+                return "the id is \(bytes.count) characters long; the limit is \(idLength)"
+            }
+            return nil
+        case "locale" where atRoot:
+            let bytes = Array(text.utf8)
+            guard (2...3).contains(bytes.count), bytes.allSatisfy({ (0x61...0x7A).contains($0) }) else {
+                return "\(describe(text)) is not a language code: two or three lowercase letters, such as en or fr"
+            }
+            return nil
+        default:
+            return text.isEmpty ? "must not be empty: a screen reader would meet a silent element" : nil
+        }
+    }
+
+    /// The longest id: 64 characters.
+    static let idLength = 64
+
+    private static func isLowercaseLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+    }
+
+    /// A string for a message: quoted, and cut short when long.
+    private static func describe(_ text: String) -> String {
+        let shown = text.unicodeScalars.count > 40 ? String(text.unicodeScalars.prefix(40)) + "…" : text
+        let printable = shown.unicodeScalars.map {
+            $0.isASCII && $0.value >= 0x20 ? String($0) : $0.escaped(asASCII: true)
+        }
+        return "\"" + printable.joined() + "\""
     }
 
     private static func spell(_ root: String, _ steps: [PathStep]) -> String {

@@ -16,11 +16,77 @@ import Darwin
 public final class FileSaveStore: SaveStore {
     /// The save file.
     public let path: String
+    /// Whether missing folders above the save's own folder may be made (the default save's state folder);
+    /// otherwise only the save's own folder is made.
+    public let makesParents: Bool
     private var lockDescriptor: Int32 = -1
 
     /// Creates a store for `path`; nothing is read or written yet.
-    public init(path: String) {
+    ///
+    /// A file-size limit (`ulimit -f`) must fail a save with `EFBIG`, not kill the process: unless the
+    /// process already handles `SIGXFSZ`, it is ignored from here on.
+    ///
+    /// - Parameters:
+    ///   - path: The save file, used as given (see ``init(checking:makesParents:)`` for a path from a user).
+    ///   - makesParents: Whether missing folders above the save's own folder may be made.
+    public init(path: String, makesParents: Bool = false) {
+        Self.ignoreFileSizeSignal()
         self.path = path
+        self.makesParents = makesParents
+    }
+
+    /// Creates a store for a save path a user gave, refusing one that cannot be a save.
+    ///
+    /// An empty path and one that names a folder (`/`, `.`, `sub/`, an existing folder) are refused. A
+    /// symbolic link (a save kept in a synced folder, say) is resolved once, here: the store then reads,
+    /// locks and replaces the link's target, so the link keeps pointing at the progress. The link and its
+    /// target must both be the user's own, and the target an existing regular file; anything else is
+    /// refused rather than followed.
+    ///
+    /// - Throws: ``SaveError/notASave(path:reason:)`` saying why.
+    public convenience init(checking path: String, makesParents: Bool = false) throws(SaveError) {
+        self.init(path: try Self.checked(path), makesParents: makesParents)
+    }
+
+    static func checked(_ path: String) throws(SaveError) -> String {
+        func refuse(_ reason: String) -> SaveError { .notASave(path: path.isEmpty ? "\"\"" : path, reason: reason) }
+        if path.isEmpty { throw refuse("the path is empty") }
+        let last = path.split(separator: "/").last
+        if path.hasSuffix("/") || last == nil || last == "." || last == ".." {
+            throw refuse(
+                "it names a folder; give the path of a file, such as \(path.hasSuffix("/") ? path : path + "/")progress.json"
+            )
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return path }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw refuse("it is a folder; give the path of a file in it, such as \(path)/progress.json")
+        case S_IFLNK:
+            guard status.st_uid == geteuid() else { throw refuse("it is a symbolic link that belongs to another user") }
+            guard let resolved = realpath(path, nil) else {
+                throw refuse("it is a symbolic link to a file that cannot be found (\(SystemCalls.describe(errno)))")
+            }
+            defer { free(resolved) }
+            let target = String(cString: resolved)
+            var targetStatus = stat()
+            guard stat(target, &targetStatus) == 0, targetStatus.st_mode & S_IFMT == S_IFREG else {
+                throw refuse("it is a symbolic link to \(target), which is not a regular file")
+            }
+            guard targetStatus.st_uid == geteuid() else {
+                throw refuse("it is a symbolic link to \(target), which belongs to another user")
+            }
+            return target
+        default:
+            return path
+        }
+    }
+
+    /// Ignores `SIGXFSZ` once, unless the process already handles it.
+    private static func ignoreFileSizeSignal() {
+        var current = sigaction()
+        guard sigaction(SIGXFSZ, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return }
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     deinit {
@@ -34,10 +100,29 @@ public final class FileSaveStore: SaveStore {
     ///
     /// The lock is released by the kernel when the process ends, however it ends, so a crash never
     /// leaves a stale lock behind.
+    ///
+    /// - Throws: ``SaveError/notASave(path:reason:)``, before making anything, when the file at the path is
+    ///   not a save of this game; ``SaveError/unusable(path:reason:)`` when the lock file is a link or a
+    ///   folder; ``SaveError/locked(path:)`` while another game holds the lock.
     public func acquire() throws(SaveError) {
         guard lockDescriptor < 0 else { return }
-        try SystemCalls.makeDirectories(Self.directory(of: path), mode: 0o700)
-        let descriptor = try SystemCalls.openLockFile(lockPath)
+        // A file that is not a save of ours is never touched, not even by a lock file beside it.
+        if let bytes = try? SystemCalls.readFile(path), !SaveFile.mayBeOurs(bytes) {
+            throw .notASave(path: path, reason: "it does not hold a save of this game")
+        }
+        try makeFolder()
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCalls.openLockFile(lockPath)
+        } catch {
+            // A link or a folder at the lock's name: saving cannot be guarded, so it cannot be done.
+            var status = stat()
+            if lstat(lockPath, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                let kind = status.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+                throw .unusable(path: lockPath, reason: "the save's lock file is \(kind)")
+            }
+            throw error
+        }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             close(descriptor)
@@ -49,11 +134,37 @@ public final class FileSaveStore: SaveStore {
     }
 
     /// Removes temporary files a killed game left beside the save; only the lock holder may.
+    ///
+    /// Only our own leftovers go: `BASENAME.tmp-PID` exactly, a regular file of this user, whose process
+    /// is no longer running. Anything else with a similar name (`notes.tmp-draft`, another user's file,
+    /// a link, a folder) is left alone.
     private func removeLeftovers() {
         let directory = Self.directory(of: path)
         let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
         for name in SystemCalls.names(in: directory) where name.hasPrefix(prefix) {
-            unlink(directory + "/" + name)
+            let digits = name.dropFirst(prefix.count)
+            guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ ("0"..."9").contains($0) }),
+                let pid = pid_t(digits), pid > 0
+            else { continue }
+            let file = directory + "/" + name
+            var status = stat()
+            guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+                continue
+            }
+            // A process of that number still running may be the game that wrote it (in another folder's
+            // view, or a moment ago): its file stays. Our own number is ours to clear.
+            if pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM) { continue }
+            unlink(file)
+        }
+    }
+
+    /// Makes the save's folder (user-only), and the folders above it only when ``makesParents``.
+    private func makeFolder() throws(SaveError) {
+        let directory = Self.directory(of: path)
+        if makesParents {
+            try SystemCalls.makeDirectories(directory, mode: 0o700)
+        } else {
+            try SystemCalls.makeDirectory(directory, mode: 0o700)
         }
     }
 
@@ -62,6 +173,9 @@ public final class FileSaveStore: SaveStore {
     ///
     /// - Parameter environment: The process environment.
     /// - Returns: The path.
+    ///
+    /// Its store makes the missing folders above it (``makesParents``); a path given by the user only
+    /// gets its own folder made.
     public static func defaultPath(environment: [String: String]) -> String {
         let state: String
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
@@ -76,24 +190,31 @@ public final class FileSaveStore: SaveStore {
     public var location: String { "file \(path)" }
 
     /// Reads the save; a missing file means a new game.
-    public func load() throws(SaveError) -> SaveData? {
+    ///
+    /// - Throws: ``SaveError/notASave(path:reason:)`` when the file is not a save of this game (see
+    ///   ``SaveFile/mayBeOurs(_:)``), else ``SaveError`` saying what is wrong.
+    public func load() throws(SaveError) -> SaveFile? {
         guard let bytes = try SystemCalls.readFile(path) else { return nil }
-        return try SaveData.decode(bytes)
+        do {
+            return try SaveFile.decode(bytes)
+        } catch .notASave(_, let reason) {
+            throw .notASave(path: path, reason: reason)
+        }
     }
 
-    /// Writes `data` atomically, holding the lock.
+    /// Writes `file` atomically, holding the lock.
     ///
     /// - Throws: ``SaveError/locked(path:)`` while another game holds the save, which stays untouched;
     ///   a ``SaveError/system(operation:path:errno:)`` when the lock or the file cannot be written.
-    public func save(_ data: SaveData) throws(SaveError) {
+    public func save(_ file: SaveFile) throws(SaveError) {
         try acquire()
         let directory = Self.directory(of: path)
-        try SystemCalls.makeDirectories(directory, mode: 0o700)
+        try makeFolder()
         let temporary = "\(path).tmp-\(getpid())"
         // The name is ours while we hold the lock: whatever sits there (a link, a leftover) goes first,
         // and the file is created anew, never opened through a link.
         unlink(temporary)
-        try SystemCalls.writeFileSynced(temporary, bytes: data.encoded(), mode: 0o600)
+        try SystemCalls.writeFileSynced(temporary, bytes: file.encoded(), mode: 0o600)
         do {
             try SystemCalls.rename(temporary, to: path)
         } catch {

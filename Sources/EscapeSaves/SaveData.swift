@@ -1,13 +1,10 @@
 public import EscapeCore
 import EscapeJSON
 
-/// What a save file holds, version 1: the adventure, the solved levels and where to carry on.
+/// One adventure's progress in a save file: the adventure, the solved levels and where to carry on.
 ///
 /// Levels are named by id, not position, so a save survives an adventure gaining levels.
 public struct SaveData: Sendable, Hashable {
-    /// The newest save format this engine writes and reads.
-    public static let currentFormat = 1
-
     /// The adventure the progress belongs to.
     public var adventureID: String
     /// Ids of the solved levels, in playing order.
@@ -57,40 +54,19 @@ public struct SaveData: Sendable, Hashable {
         return Progress(completed: solved, current: position)
     }
 
-    /// The file's bytes: one JSON object with sorted keys and a final newline.
-    public func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        JSONWriter.write(
-            [
-                "format": .int(Self.currentFormat),
-                "adventure": .string(adventureID),
-                "completed": .array(completed.map(JSONValue.string)),
-                "current": current.map(JSONValue.string) ?? .null,
-            ],
-            into: &bytes
-        )
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+    /// The bytes of a save file holding this record alone (see ``SaveFile/encoded()``).
+    public func encoded() -> [UInt8] { SaveFile([self]).encoded() }
+
+    /// The save format's body for this record: `{"completed":[...],"current":...}`.
+    var record: JSONValue {
+        [
+            "completed": .array(completed.map(JSONValue.string)),
+            "current": current.map(JSONValue.string) ?? .null,
+        ]
     }
 
-    /// Reads a save file's bytes: the format version first, then the version's body.
-    ///
-    /// - Parameter bytes: The file's content.
-    /// - Returns: The save.
-    /// - Throws: ``SaveError`` saying what is wrong.
-    public static func decode(_ bytes: [UInt8]) throws(SaveError) -> SaveData {
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .corrupt("the file is not UTF-8 text") }
-        let value: JSONValue
-        do {
-            value = try JSONReader.read(bytes)
-        } catch {
-            throw .corrupt("not valid JSON: \(error)")
-        }
-        guard case .object(let object) = value else { throw .corrupt("the file does not hold a JSON object") }
-        guard case .int(let format) = object["format"] else { throw .corrupt("format is missing or not an integer") }
-        guard format <= currentFormat else { throw .newerFormat(format) }
-        guard format == currentFormat else { throw .corrupt("format \(format) is not one this engine reads") }
-        guard case .string(let adventureID) = object["adventure"] else { throw .corrupt("adventure is missing") }
+    /// Reads one record: `completed` (level ids) and `current` (a level id or null).
+    static func record(_ object: [String: JSONValue], adventureID: String) throws(SaveError) -> SaveData {
         guard case .array(let list) = object["completed"] else { throw .corrupt("completed is missing") }
         var completed: [String] = []
         for item in list {
@@ -107,6 +83,107 @@ public struct SaveData: Sendable, Hashable {
     }
 }
 
+/// A save file: the progress of every adventure played with it, one record per adventure id.
+///
+/// Format 2 keeps one record per adventure, so playing another adventure with the same save never
+/// wipes the progress of the first; a format 1 file (one adventure) reads as a file of one record
+/// and is written back as format 2 at the next save, losing nothing.
+public struct SaveFile: Sendable, Hashable {
+    /// The newest save format this engine writes and reads.
+    public static let currentFormat = 2
+
+    /// The records, by adventure id.
+    public private(set) var records: [String: SaveData]
+
+    /// Creates a file holding `saves` (a later save of the same adventure replaces an earlier one).
+    public init(_ saves: [SaveData] = []) {
+        records = [:]
+        for save in saves { records[save.adventureID] = save }
+    }
+
+    /// The progress kept for the adventure `id`, if any.
+    public subscript(adventure id: String) -> SaveData? { records[id] }
+
+    /// Keeps `save` as its adventure's record, replacing the one before.
+    public mutating func record(_ save: SaveData) {
+        records[save.adventureID] = save
+    }
+
+    /// The file's bytes: one JSON object with sorted keys and a final newline.
+    public func encoded() -> [UInt8] {
+        var adventures: [String: JSONValue] = [:]
+        for (id, save) in records { adventures[id] = save.record }
+        var bytes: [UInt8] = []
+        JSONWriter.write(["format": .int(Self.currentFormat), "adventures": .object(adventures)], into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// Whether `bytes` may be a save this game wrote, however damaged: empty or all NUL bytes (what a
+    /// crash can leave of a file on some file systems), or text that starts (after a byte-order mark and
+    /// blanks) with `{` and, where it reads as JSON at all, holds a `format` key.
+    ///
+    /// Anything else (a shell's start-up file, someone else's JSON) is not ours to move aside or replace.
+    public static func mayBeOurs(_ bytes: [UInt8]) -> Bool {
+        if bytes.allSatisfy({ $0 == 0 }) { return true }
+        let body = bytes.starts(with: byteOrderMark) ? bytes.dropFirst(byteOrderMark.count) : bytes[...]
+        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return true }
+        guard first == UInt8(ascii: "{") else { return false }
+        guard case .object(let object)? = try? JSONReader.read(body) else { return true }
+        return object["format"] != nil
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Reads a save file's bytes: the format version first, then the version's body.
+    ///
+    /// A UTF-8 byte-order mark is skipped, and the format may be written `1` or `1.0`, as on protocol
+    /// lines and in adventure files.
+    ///
+    /// - Parameter bytes: The file's content.
+    /// - Returns: The save file.
+    /// - Throws: ``SaveError/notASave(path:reason:)`` (with an empty path) for a file this game did not
+    ///   write (see ``mayBeOurs(_:)``), else ``SaveError`` saying what is wrong.
+    public static func decode(_ bytes: [UInt8]) throws(SaveError) -> SaveFile {
+        guard mayBeOurs(bytes) else { throw .notASave(path: "", reason: "it does not hold a save of this game") }
+        let body = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+        guard String(validating: body, as: UTF8.self) != nil else { throw .corrupt("the file is not UTF-8 text") }
+        let value: JSONValue
+        do {
+            value = try JSONReader.read(body)
+        } catch {
+            throw .corrupt("not valid JSON: \(error)")
+        }
+        guard case .object(let object) = value else { throw .corrupt("the file does not hold a JSON object") }
+        let format: Int
+        switch object["format"] {
+        case .int(let number): format = number
+        case .double(let number) where number.rounded() == number && abs(number) < 1e9: format = Int(number)
+        default: throw .corrupt("format is missing or not an integer")
+        }
+        guard format <= currentFormat else { throw .newerFormat(format) }
+        switch format {
+        case 1:
+            guard case .string(let adventureID) = object["adventure"] else { throw .corrupt("adventure is missing") }
+            return SaveFile([try SaveData.record(object, adventureID: adventureID)])
+        case 2:
+            guard case .object(let adventures) = object["adventures"] else {
+                throw .corrupt("adventures is missing or not an object")
+            }
+            var file = SaveFile()
+            for id in adventures.keys.sorted() {
+                guard case .object(let record) = adventures[id] else {
+                    throw .corrupt("the record of adventure \"\(id)\" is not an object")
+                }
+                file.record(try SaveData.record(record, adventureID: id))
+            }
+            return file
+        default:
+            throw .corrupt("format \(format) is not one this engine reads")
+        }
+    }
+}
+
 /// Why a save could not be read or written.
 public enum SaveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is damaged or not a save.
@@ -117,6 +194,12 @@ public enum SaveError: Error, Sendable, Hashable, CustomStringConvertible {
     case system(operation: String, path: String, errno: Int32)
     /// Another game holds the save's lock.
     case locked(path: String)
+    /// What sits at the path is not a save of this game (or the path cannot be one): it is left
+    /// untouched and the game does not start with it.
+    case notASave(path: String, reason: String)
+    /// Saving cannot work at this place (the lock file is a link or a folder): the save is still read,
+    /// but nothing is written in this session.
+    case unusable(path: String, reason: String)
 
     /// A sentence for people.
     public var description: String {
@@ -126,6 +209,10 @@ public enum SaveError: Error, Sendable, Hashable, CustomStringConvertible {
             "the save file has format \(format), written by a newer version of the game; it is left untouched"
         case .system(let operation, let path, let code): "\(operation) \(path) failed: \(SystemCalls.describe(code))"
         case .locked(let path): "another game is playing with the save \(path)"
+        case .notASave(let path, let reason):
+            path.isEmpty
+                ? "this is not a save of this game: \(reason)" : "\(path) cannot be used as the save: \(reason)"
+        case .unusable(let path, let reason): "\(path) cannot be used: \(reason)"
         }
     }
 }

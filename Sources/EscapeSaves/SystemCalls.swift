@@ -125,6 +125,11 @@ enum SystemCalls {
         guard retrying({ fsync(descriptor) }) == 0 else { throw failure("fsync", path) }
     }
 
+    /// Creates a directory with `mode` unless it exists; its parent must exist (wraps `mkdir`).
+    static func makeDirectory(_ path: String, mode: mode_t) throws(SaveError) {
+        if mkdir(path, mode) != 0 && errno != EEXIST { throw failure("mkdir", path) }
+    }
+
     /// Creates a directory and its parents with `mode` (wraps `mkdir`).
     static func makeDirectories(_ path: String, mode: mode_t) throws(SaveError) {
         var prefix = path.hasPrefix("/") ? "" : "."

@@ -1,97 +1,13 @@
-// A libFuzzer target over the whole path a line takes: framing, decoding, the engine, encoding; and
-// over `restore`, with each input also signed as a snapshot's payload (the checksum is no signature,
-// so a peer can send any payload: see Tests/FuzzCorpus/snapshot-*, the seeds of this half).
+// The libFuzzer targets (see Targets.swift): `lines` (framing and decoding), `engine` (the whole path
+// a line takes, on the virtual clock or a real one that moves, with small hint intervals), `snapshot`
+// (restore of any payload, re-signed), `save` (the save loader on a real file) and `adventure` (the
+// adventure loader on a real file, then play).
 //
-// Built with `scripts/fuzz` (-sanitize=fuzzer,address -DFUZZING), libFuzzer calls
-// `LLVMFuzzerTestOneInput` with each input. Built normally, it is a small program that replays inputs
-// from files (`efb-fuzz FILE...`), so the corpus is also a regression test.
-import EscapeContent
-import EscapeCore
-import EscapeJSON
-import EscapeProtocol
-import EscapeRuntime
-import EscapeSaves
+// Built with `scripts/fuzz` (-sanitize=fuzzer,address -DFUZZING), libFuzzer calls the target that
+// `EFB_FUZZ_TARGET` names with each input. Built normally, it is a small program that replays inputs
+// from files (`efb-fuzz TARGET FILE-OR-FOLDER...`, or `efb-fuzz --all CORPUS` for every target's
+// folder `CORPUS/TARGET`), so the corpus is also a regression test.
 import Foundation
-
-/// The shipped adventure, loaded once.
-private let adventure: Adventure = {
-    do {
-        return try AdventureLoader.bundled(locale: "en")
-    } catch {
-        fatalError("the shipped adventure must load: \(error)")
-    }
-}()
-
-/// Plays `input` as a stream of protocol lines and checks what the protocol promises.
-///
-/// Every event must encode as one line the strict reader reads back, and every line the framer
-/// hands over must be settled by exactly one `done`.
-func play(_ input: UnsafeRawBufferPointer) {
-    let session = SessionHost(
-        adventure: adventure,
-        options: EngineOptions(hintInterval: 1000, seed: 1),
-        store: InMemorySaveStore(),
-        clock: VirtualClock()
-    )
-    var framer = LineFramer(maximumLineLength: 4096)
-    var events = session.start()
-    var frames = framer.feed(input)
-    if let last = framer.finish() { frames.append(last) }
-    for frame in frames where !session.isFinished {
-        let answer = session.handle(frame)
-        let dones = answer.filter { $0.event == .done }.count
-        precondition(answer.isEmpty || dones == 1, "a line was answered with \(dones) done events")
-        events += answer
-    }
-    events += session.finish()
-    check(events)
-    restore(input)
-}
-
-/// Signs `input` as a snapshot's payload, restores it and plays on: a crafted payload is refused or
-/// restored to a state the engine plays on, never a trap or a hang.
-func restore(_ input: UnsafeRawBufferPointer) {
-    let session = SessionHost(
-        adventure: adventure,
-        options: EngineOptions(hintInterval: 1000, seed: 1),
-        store: InMemorySaveStore(),
-        clock: VirtualClock()
-    )
-    var events = session.start()
-    let blob = SnapshotCodec.sign(Array(input))
-    let lines = [#"{"type":"restore","blob":"\#(blob)"}"#] + afterRestore
-    for line in lines where !session.isFinished {
-        let answer = session.handle(.line(Array(line.utf8)))
-        let dones = answer.filter { $0.event == .done }.count
-        precondition(dones == 1, "a line was answered with \(dones) done events")
-        events += answer
-    }
-    check(events)
-}
-
-/// What is played after a restore: every gesture that moves focus, time, hints and screens.
-private let afterRestore = [
-    #"{"type":"state"}"#, #"{"type":"next"}"#, #"{"type":"last"}"#, #"{"type":"previous"}"#,
-    #"{"type":"activate"}"#, #"{"type":"hint"}"#, #"{"type":"magicTap"}"#, #"{"type":"wait","ms":86400000}"#,
-    #"{"type":"hint"}"#, #"{"type":"menu"}"#, #"{"type":"escape"}"#, #"{"type":"assistive","active":false}"#,
-    #"{"type":"assistive","active":true}"#, #"{"type":"rotor","direction":"next"}"#, #"{"type":"validActions"}"#,
-    #"{"type":"snapshot"}"#, #"{"type":"repeat"}"#,
-]
-
-/// Every event must encode as one line the strict reader reads back.
-func check(_ events: [StampedEvent]) {
-    var output: [UInt8] = []
-    for event in events {
-        output.removeAll(keepingCapacity: true)
-        EventEncoder.encode(event, into: &output)
-        precondition(output.last == 10 && output.dropLast().firstIndex(of: 10) == nil, "an event is not one line")
-        do {
-            _ = try JSONReader.read(output.dropLast())
-        } catch {
-            preconditionFailure("an event does not read back: \(error)")
-        }
-    }
-}
 
 #if FUZZING
 /// libFuzzer's driver (in the runtime `-sanitize=fuzzer` links).
@@ -102,43 +18,80 @@ private func runFuzzerDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
-/// Hands the process over to libFuzzer's driver, which calls ``play(_:)`` with each input.
+/// The target libFuzzer drives, chosen once.
+private let target: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["EFB_FUZZ_TARGET"] ?? ""
+    guard let target = FuzzTarget.named(name) else {
+        let names = FuzzTarget.all.map(\.name).joined(separator: ", ")
+        FileHandle.standardError.write(Data("efb-fuzz: set EFB_FUZZ_TARGET to one of \(names)\n".utf8))
+        exit(2)
+    }
+    return target
+}()
+
+/// Hands the process over to libFuzzer's driver, which calls the target with each input.
 @main
 enum Fuzzer {
     static func main() {
+        _ = target
         var count = CommandLine.argc
         var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(
             runFuzzerDriver(&count, &arguments) { data, size in
-                play(UnsafeRawBufferPointer(start: data, count: size))
+                target.run(UnsafeRawBufferPointer(start: data, count: size))
                 return 0
             }
         )
     }
 }
 #else
-/// Replays inputs from files and folders: `efb-fuzz FILE-OR-FOLDER...`.
+/// Replays inputs from files and folders: `efb-fuzz TARGET FILE-OR-FOLDER...` or `efb-fuzz --all CORPUS`.
+///
+/// It fails when a target has no input to replay: an empty corpus tests nothing.
 @main
 enum Replayer {
     static func main() {
-        var replayed = 0
-        for path in CommandLine.arguments.dropFirst() {
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let files =
-                isFolder.boolValue
-                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 }
-                : [path]
-            for file in files {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let first = arguments.first else { usage() }
+        let runs: [(FuzzTarget, [String])]
+        if first == "--all" {
+            guard arguments.count == 2 else { usage() }
+            runs = FuzzTarget.all.map { ($0, [arguments[1] + "/" + $0.name]) }
+        } else {
+            guard let target = FuzzTarget.named(first), arguments.count > 1 else { usage() }
+            runs = [(target, Array(arguments.dropFirst()))]
+        }
+        for (target, paths) in runs {
+            var replayed = 0
+            for file in paths.flatMap(files) {
                 guard let data = FileManager.default.contents(atPath: file) else {
-                    FileHandle.standardError.write(Data("efb-fuzz: cannot read \(file)\n".utf8))
-                    exit(1)
+                    fail("cannot read \(file)")
                 }
-                data.withUnsafeBytes { play($0) }
+                data.withUnsafeBytes { target.run($0) }
                 replayed += 1
             }
+            if replayed == 0 { fail("no input to replay for \(target.name) in \(paths.joined(separator: ", "))") }
+            print("efb-fuzz: \(target.name): \(replayed) inputs replayed without a failure")
         }
-        print("efb-fuzz: \(replayed) inputs replayed without a failure")
+    }
+
+    /// The files of a folder (sorted), or the file itself.
+    private static func files(_ path: String) -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return [path] }
+        guard isFolder.boolValue else { return [path] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("efb-fuzz: \(message)\n".utf8))
+        exit(1)
+    }
+
+    private static func usage() -> Never {
+        let names = FuzzTarget.all.map(\.name).joined(separator: "|")
+        fail("usage: efb-fuzz \(names) FILE-OR-FOLDER... | efb-fuzz --all CORPUS")
     }
 }
 #endif

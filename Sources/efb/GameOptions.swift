@@ -166,22 +166,37 @@ struct GameOptions: ParsableArguments {
             FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
             throw ExitCode(65)
         }
-        let store: any SaveStore =
-            memorySave
-            ? InMemorySaveStore() : FileSaveStore(path: save ?? FileSaveStore.defaultPath(environment: environment))
-        let keeper = SaveKeeper(store: store)
+        let keeper: SaveKeeper
         let startup: SaveStartup
         do {
+            let store: any SaveStore =
+                try memorySave
+                ? InMemorySaveStore()
+                : save.map { path throws(SaveError) in try FileSaveStore(checking: path) }
+                    ?? FileSaveStore(path: FileSaveStore.defaultPath(environment: environment), makesParents: true)
+            keeper = SaveKeeper(store: store)
             startup = try keeper.open(for: story, whenLocked: whenLocked ?? (readOnlySave ? .readOnly : .refuse))
-        } catch {
+        } catch SaveError.notASave(let path, let reason) {
+            // Not ours: left untouched, and no game starts with it (EX_USAGE).
             let message = """
-                efb: another game is already playing with the save (\(store.location)).
+                efb: \(path) cannot be used as the save: \(reason).
+                It was left untouched. Give --save the path of a new file or of a save of this game.
+
+                """
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode(64)
+        } catch SaveError.locked(let path) {
+            let message = """
+                efb: another game is already playing with the save (file \(path)).
                 Finish that game first, or start this one with --read-only-save (it will not be saved) \
                 or with --save OTHER-FILE.
 
                 """
             FileHandle.standardError.write(Data(message.utf8))
             throw ExitCode(75)
+        } catch {
+            FileHandle.standardError.write(Data("efb: \(error)\n".utf8))
+            throw ExitCode(64)
         }
         let options = EngineOptions(
             hintInterval: hintInterval.milliseconds ?? HintInterval.range.lowerBound,

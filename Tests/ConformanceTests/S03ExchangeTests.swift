@@ -22,7 +22,7 @@ import Glibc
     @Test("§3 Opening: a save problem found at start comes as an error after hello and before the screen")
     func openingWithADamagedSave() async throws {
         let save = try EFB.save(completed: [], current: nil)
-        try Data("not json".utf8).write(to: save)
+        try Data(#"{"format":1,"adventure":"lantern-r"#.utf8).write(to: save)
         let transcript = try await EFB.run([], arguments: EFB.lantern(save: save))
         #expect(transcript.opening.compactMap(\.type) == ["hello", "error", "screen", "focus", "progress"])
         #expect(transcript.opening[1].string("code") == "save_unreadable")

@@ -288,7 +288,7 @@ import Testing
 
     @Test("§7.10 Saves: a newer format is left untouched and never saved in this session")
     func newerSave() async throws {
-        let save = try EFB.save(completed: [], current: nil, format: 2)
+        let save = try EFB.save(completed: [], current: nil, format: 3)
         let before = try Data(contentsOf: save)
         let transcript = try await EFB.run(
             EFB.toFirstLevel + [#"{"type":"activate","element":"warm-handle","id":1}"#],
@@ -299,11 +299,28 @@ import Testing
         #expect(transcript.last("progress", 1)?["saved"] == false)
     }
 
-    @Test("§7.10 Saves: a file of another adventure id starts a new game without an error")
+    @Test("§7.10 Saves: a file of another adventure id starts a new game without an error, and keeps that progress")
     func foreignSave() async throws {
         let save = try EFB.save(adventure: "escape-from-blindness", completed: ["cellar-door"], current: "cellar-door")
-        let transcript = try await EFB.run([], arguments: EFB.lantern(save: save))
+        let transcript = try await EFB.run(
+            EFB.toFirstLevel + [#"{"type":"activate","element":"warm-handle","id":1}"#],
+            arguments: EFB.lantern(save: save)
+        )
         #expect(transcript.opening.compactMap(\.type) == ["hello", "screen", "focus", "progress"])
         #expect(transcript.opening[1].string("screen") == "intro-1")
+        #expect(transcript.last("progress", 1)?["saved"] == true)
+        let text = try String(contentsOf: save, encoding: .utf8)
+        #expect(text.contains(#""escape-from-blindness":{"completed":["cellar-door"],"current":"cellar-door"}"#))
+        #expect(text.contains(#""lantern-room":{"completed":["room-latch"]"#))
+    }
+
+    @Test("§7.10 Saves: a file that is not a save of this game is refused with status 64, untouched")
+    func notASave() async throws {
+        let save = try EFB.save(completed: [], current: nil)
+        try Data("export PATH=$HOME/bin:$PATH\n".utf8).write(to: save)
+        let result = try runEFB(EFB.lantern(save: save), input: [])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(try String(contentsOf: save, encoding: .utf8) == "export PATH=$HOME/bin:$PATH\n")
     }
 }

@@ -75,23 +75,6 @@ struct EndToEndTests {
     }
 }
 
-/// The fuzz corpus replayed through the fuzz target's own checks, as a regression test.
-@Suite struct FuzzCorpusTests {
-    @Test func everyInputOfTheCorpusPlaysWithoutAFailure() throws {
-        let replayer = efbExecutable.deletingLastPathComponent().appendingPathComponent("efb-fuzz")
-        let process = Process()
-        process.executableURL = replayer
-        process.arguments = [packageRoot.appendingPathComponent("Tests/FuzzCorpus").path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(text.contains("inputs replayed without a failure"))
-    }
-}
-
 /// Many commands written at once are answered in order, each settled by its own done.
 @Suite struct PipeliningTests {
     @Test func pipelinedCommandsAreAnsweredInOrder() throws {

@@ -166,7 +166,7 @@ import Testing
 
     @Test func theSaveProblemsOfTheOpeningAreInFrench() throws {
         let quit = [#"{"type":"quit","id":"q"}"#]
-        let newer = #"{"adventure":"escape-from-blindness","completed":[],"current":null,"format":2}"#
+        let newer = #"{"adventure":"escape-from-blindness","completed":[],"current":null,"format":3}"#
         let (_, french) = try Self.compare(quit, save: newer, expecting: ["save_unreadable"])
         for error in french.errors { Self.expectFrench(error.message) }
         // The reason a damaged file gives stays the save library's own words; the sentence around it is French.

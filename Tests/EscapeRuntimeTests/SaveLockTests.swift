@@ -77,7 +77,7 @@ import Testing
         let first = try RunningEFB(["pipe", "--seed", "1", "--clock", "virtual", "--save", save])
         defer { first.finish() }
         try first.waitForOutput(containing: "\n")
-        let damaged = Data([0xFF, 0x00, 0x7B, 0x13, 0x37])
+        let damaged = Data([0x7B, 0xFF, 0x00, 0x13, 0x37])
         try damaged.write(to: URL(fileURLWithPath: save))
 
         let second = try runEFB(

@@ -30,7 +30,7 @@ struct SessionSaveTests {
                 _ = session.handle(Request(command: .game(command)))
             }
         }
-        let saved = try FileSaveStore(path: path).load()
+        let saved = try FileSaveStore(path: path).load()?[adventure: "escape-from-blindness"]
         #expect(
             saved == SaveData(adventureID: "escape-from-blindness", completed: ["cellar-door"], current: "cellar-water")
         )
@@ -102,7 +102,11 @@ struct SessionSaveTests {
         try FileManager.default.removeItem(atPath: "\(path).tmp-\(getpid())")
         let next = session.handle(Request(command: .game(.activate(element: "water"))))
         #expect(errors(next).isEmpty)
-        #expect(try FileSaveStore(path: path).load()?.completed == ["cellar-door", "cellar-water"])
+        #expect(
+            try FileSaveStore(path: path).load()?[adventure: "escape-from-blindness"]?.completed == [
+                "cellar-door", "cellar-water",
+            ]
+        )
     }
 
     @Test func quitSaysEndedDoneAndBye() {

@@ -22,9 +22,9 @@ struct HostileSavePathTests {
         let store = FileSaveStore(path: path)
         try store.acquire()  // leftovers are cleared when the lock is taken: plant the link after
         #expect(symlink(victim, "\(path).tmp-\(getpid())") == 0)
-        try store.save(data)
+        try store.save(SaveFile([data]))
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
-        #expect(try store.load() == data)
+        #expect(try store.load() == SaveFile([data]))
     }
 
     @Test func aSymlinkedLockPathDoesNotCreateItsTarget() throws {

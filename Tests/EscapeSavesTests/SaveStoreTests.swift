@@ -20,45 +20,47 @@ struct TemporaryDirectory: ~Copyable {
 
 struct SaveStoreTests {
     private let data = SaveData(adventureID: "adv", completed: ["a", "b"], current: "c")
+    private var file: SaveFile { SaveFile([data]) }
 
     @Test func aSaveReadsBackTheSame() throws {
         let directory = try TemporaryDirectory()
-        let store = FileSaveStore(path: directory.path + "/state/efb/progress.json")
+        let store = FileSaveStore(path: directory.path + "/state/efb/progress.json", makesParents: true)
         #expect(try store.load() == nil)
-        try store.save(data)
-        #expect(try store.load() == data)
-        try store.save(SaveData(adventureID: "adv", completed: [], current: nil))
-        #expect(try store.load()?.current == nil)
+        try store.save(file)
+        #expect(try store.load() == file)
+        try store.save(SaveFile([SaveData(adventureID: "adv", completed: [], current: nil)]))
+        #expect(try store.load()?[adventure: "adv"]?.current == nil)
     }
 
     @Test func theFileIsVersionedJSONWithSortedKeys() throws {
-        let text = String(decoding: data.encoded(), as: UTF8.self)
-        #expect(text == #"{"adventure":"adv","completed":["a","b"],"current":"c","format":1}"# + "\n")
+        let other = SaveData(adventureID: "another", completed: [], current: nil)
+        let text = String(decoding: SaveFile([data, other]).encoded(), as: UTF8.self)
+        let records = #"{"adv":{"completed":["a","b"],"current":"c"},"another":{"completed":[],"current":null}}"#
+        #expect(text == #"{"adventures":"# + records + #","format":2}"# + "\n")
     }
 
-    /// A save exactly as the engine wrote it before JSON had a target of its own.
-    @Test func aSaveWrittenByEarlierVersionsLoadsAndIsWrittenTheSame() throws {
+    /// A save exactly as the engine wrote it before JSON had a target of its own (format 1, one adventure):
+    /// it reads as a file of one record, nothing lost.
+    @Test func aSaveWrittenByEarlierVersionsLoadsWithNothingLost() throws {
         let old =
             #"{"adventure":"escape-from-blindness","completed":["corridor","cellar/door"],"current":"stairs \u2028","format":1}"#
         let bytes = Array((old + "\n").utf8)
-        let save = try SaveData.decode(bytes)
-        #expect(
-            save
-                == SaveData(
-                    adventureID: "escape-from-blindness",
-                    completed: ["corridor", "cellar/door"],
-                    current: "stairs \u{2028}"
-                )
+        let save = try SaveFile.decode(bytes)
+        let expected = SaveData(
+            adventureID: "escape-from-blindness",
+            completed: ["corridor", "cellar/door"],
+            current: "stairs \u{2028}"
         )
-        #expect(save.encoded() == bytes)
+        #expect(save == SaveFile([expected]))
+        #expect(try SaveFile.decode(save.encoded()) == save)
         let finished = Array(#"{"adventure":"a","completed":[],"current":null,"format":1}"#.utf8) + [0x0A]
-        #expect(try SaveData.decode(finished).encoded() == finished)
+        #expect(try SaveFile.decode(finished) == SaveFile([SaveData(adventureID: "a", completed: [], current: nil)]))
     }
 
     @Test func theDirectoryIsPrivateAndNoTemporaryFileIsLeft() throws {
         let directory = try TemporaryDirectory()
         let store = FileSaveStore(path: directory.path + "/new/progress.json")
-        try store.save(data)
+        try store.save(file)
         let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/new")
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
         // The save and the lock that saving takes; no temporary file.
@@ -70,7 +72,8 @@ struct SaveStoreTests {
 
     @Test(
         arguments: [
-            "", "{", "[]", #"{"format":"1"}"#, #"{"format":1}"#,
+            "", "{", "\u{FEFF}{", #"{"format":"1"}"#, #"{"format":1}"#, #"{"format":2,"adventures":[]}"#,
+            #"{"format":2,"adventures":{"a":[]}}"#, #"{"format":1.5,"adventure":"a","completed":[],"current":null}"#,
             #"{"format":1,"adventure":"a","completed":[1],"current":null}"#,
             #"{"format":1,"adventure":"a","completed":[],"current":5}"#,
             #"{"format":0,"adventure":"a","completed":[]}"#,
@@ -91,8 +94,8 @@ struct SaveStoreTests {
     @Test func aNewerFormatIsRecognised() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/progress.json"
-        try Data(#"{"format":2,"whatever":true}"#.utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: SaveError.newerFormat(2)) { try FileSaveStore(path: path).load() }
+        try Data(#"{"format":3,"whatever":true}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: SaveError.newerFormat(3)) { try FileSaveStore(path: path).load() }
     }
 
     @Test func movingAsideKeepsTheFile() throws {
@@ -100,10 +103,10 @@ struct SaveStoreTests {
         let path = directory.path + "/progress.json"
         let store = FileSaveStore(path: path)
         for round in 1...2 {
-            try Data("junk \(round)".utf8).write(to: URL(fileURLWithPath: path))
+            try Data("{junk \(round)".utf8).write(to: URL(fileURLWithPath: path))
             let aside = try store.moveAside()
             #expect(aside == "\(path).unreadable-\(round)")
-            #expect(try String(contentsOfFile: "\(path).unreadable-\(round)", encoding: .utf8) == "junk \(round)")
+            #expect(try String(contentsOfFile: "\(path).unreadable-\(round)", encoding: .utf8) == "{junk \(round)")
         }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
@@ -114,11 +117,11 @@ struct SaveStoreTests {
         let path = directory.path + "/progress.json"
         var holder: FileSaveStore? = FileSaveStore(path: path)
         try holder?.acquire()
-        try Data("junk".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("{junk".utf8).write(to: URL(fileURLWithPath: path))
         let other = FileSaveStore(path: path)
         #expect(throws: SaveError.locked(path: path)) { try other.moveAside() }
-        #expect(throws: SaveError.locked(path: path)) { try other.save(data) }
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "junk")
+        #expect(throws: SaveError.locked(path: path)) { try other.save(file) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{junk")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
                 "progress.json", "progress.json.lock",
@@ -130,8 +133,8 @@ struct SaveStoreTests {
         // its exec (O_CLOEXEC closes it only then), so the kernel may let go of the lock a moment later.
         try waitUntil("the released lock") { (try? other.acquire()) != nil }
         #expect(try other.moveAside() == "\(path).unreadable-1")
-        try other.save(data)
-        #expect(try other.load() == data)
+        try other.save(file)
+        #expect(try other.load() == file)
     }
 
     @Test func anUnwritableLocationIsASystemError() throws {
@@ -139,7 +142,7 @@ struct SaveStoreTests {
         try Data("file".utf8).write(to: URL(fileURLWithPath: directory.path + "/blocker"))
         let store = FileSaveStore(path: directory.path + "/blocker/progress.json")
         #expect {
-            try store.save(data)
+            try store.save(file)
         } throws: { error in
             guard case .system = error as? SaveError else { return false }
             return true
@@ -163,8 +166,9 @@ struct SaveStoreTests {
 
     @Test func inMemoryStoresKeepTheLastSave() throws {
         let store = InMemorySaveStore()
-        try store.save(data)
-        #expect(try store.load() == data)
+        try store.save(file)
+        #expect(try store.load() == file)
+        #expect(store.data == data)
         #expect(store.saveCount == 1)
     }
 }

@@ -59,6 +59,8 @@ extension EngineWords {
                 + "this game will not be saved"
         case .errorSaveUnreadableKept:
             "the save ({location}) could not be read: {reason}; a new game starts and will not be saved"
+        case .errorSaveUnusable:
+            "the save ({location}) cannot be kept safe: {reason}; this game will not be saved"
         case .errorSaveUnreadable: "the save ({location}) could not be read: {reason}; a new game starts"
         case .errorSaveUnreadableHeld:
             "the save ({location}) could not be read: {reason}; a new game starts; the file was left untouched "

@@ -61,6 +61,8 @@ extension EngineWords {
         case .errorSaveUnreadableKept:
             "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence et ne sera pas "
                 + "enregistrée"
+        case .errorSaveUnusable:
+            "la sauvegarde ({location}) ne peut pas être protégée : {reason} ; cette partie ne sera pas enregistrée"
         case .errorSaveUnreadable:
             "la sauvegarde ({location}) n'a pas pu être lue : {reason} ; une nouvelle partie commence"
         case .errorSaveUnreadableHeld:

@@ -97,6 +97,8 @@ extension EngineWords {
         case errorSaveNewerFormat
         /// A save the system cannot read: `{location}` and the `{reason}`.
         case errorSaveUnreadableKept
+        /// A save whose lock file is a link or a folder, so it is never written: `{location}`, `{reason}`.
+        case errorSaveUnusable
         /// A damaged save, with no file to keep aside: `{location}` and the `{reason}`.
         case errorSaveUnreadable
         /// A damaged save another game holds: `{location}` and the `{reason}`.

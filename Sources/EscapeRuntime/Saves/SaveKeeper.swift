@@ -8,7 +8,12 @@ public import EscapeSaves
 /// - another game holds the lock: refuse to start, or (when asked) play from the save read-only;
 /// - a save from a newer engine, or one that cannot be read: play a new game and never write over it;
 /// - a damaged save: keep it aside (`PATH.unreadable-N`) and start fresh — but never while another
-///   game holds the lock, since the file is then that game's.
+///   game holds the lock, since the file is then that game's;
+/// - a file that is not a save of this game: refuse to start, touching nothing;
+/// - a lock file that is a link or a folder: play from the save, never writing.
+///
+/// The save file keeps one record per adventure: the keeper holds the records of the other adventures
+/// it found, and writes them back beside this adventure's at every save.
 public final class SaveKeeper {
     /// What to do when another game holds the save.
     public enum WhenLocked: Sendable, Hashable {
@@ -20,6 +25,8 @@ public final class SaveKeeper {
 
     /// Where progress is kept.
     public let store: any SaveStore
+    /// The save file as read at the start and changed by every save since.
+    private var file = SaveFile()
 
     /// Creates a keeper for `store`; nothing is read or written yet.
     public init(store: any SaveStore) {
@@ -32,7 +39,8 @@ public final class SaveKeeper {
     ///   - adventure: The adventure to be played; a save of another adventure is ignored.
     ///   - whenLocked: What to do when another game holds the save.
     /// - Returns: The progress to start from, whether it may be written, and what to tell the player.
-    /// - Throws: ``SaveError/locked(path:)`` when another game holds the save and `whenLocked` is `.refuse`.
+    /// - Throws: ``SaveError/locked(path:)`` when another game holds the save and `whenLocked` is `.refuse`;
+    ///   ``SaveError/notASave(path:reason:)`` when the file is not a save of this game (it is left untouched).
     public func open(for adventure: Adventure, whenLocked: WhenLocked) throws(SaveError) -> SaveStartup {
         var startup = SaveStartup()
         let words = EngineWords(locale: adventure.locale)
@@ -47,13 +55,27 @@ public final class SaveKeeper {
             startup.problems.append(
                 ProtocolError(.saveLocked, words(.errorSaveLocked, ["location": location]))
             )
+        } catch .notASave(let path, let reason) {
+            throw .notASave(path: path, reason: reason)
+        } catch .unusable(let path, let reason) {
+            // Saving cannot be guarded here: the save is read, never written.
+            startup.writable = false
+            startup.problems.append(
+                ProtocolError(
+                    .saveUnreadable,
+                    words(.errorSaveUnusable, ["location": location, "reason": "\(path): \(reason)"])
+                )
+            )
         } catch {
             // The lock file cannot be made; reading the save below reports what is wrong with the place.
         }
         do {
-            if let data = try store.load(), data.adventureID == adventure.id {
-                startup.progress = data.progress(in: adventure)
+            if let found = try store.load() {
+                file = found
+                if let data = found[adventure: adventure.id] { startup.progress = data.progress(in: adventure) }
             }
+        } catch .notASave(let path, let reason) {
+            throw .notASave(path: path, reason: reason)
         } catch .newerFormat(let format) {
             startup.writable = false
             startup.problems.append(
@@ -98,13 +120,14 @@ public final class SaveKeeper {
         return startup
     }
 
-    /// Writes progress.
+    /// Writes progress, beside the records of the other adventures in the file.
     ///
     /// - Parameter data: What to write.
     /// - Returns: Why it could not be written, or `nil` when it was.
     public func save(_ data: SaveData) -> SaveError? {
+        file.record(data)
         do {
-            try store.save(data)
+            try store.save(file)
             return nil
         } catch {
             return error

@@ -1,0 +1,287 @@
+// The fuzz targets, each in process and fast: no target replays an input twice or starts a process.
+import EscapeContent
+import EscapeCore
+import EscapeJSON
+import EscapeProtocol
+import EscapeRuntime
+import EscapeSaves
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A fuzz target: a name (its corpus is `Tests/FuzzCorpus/NAME`) and what it does with one input.
+struct FuzzTarget: Sendable {
+    let name: String
+    let run: @Sendable (UnsafeRawBufferPointer) -> Void
+
+    /// Every target, by name.
+    static let all: [FuzzTarget] = [
+        FuzzTarget(name: "lines", run: fuzzLines),
+        FuzzTarget(name: "engine", run: fuzzEngine),
+        FuzzTarget(name: "snapshot", run: fuzzSnapshot),
+        FuzzTarget(name: "save", run: fuzzSave),
+        FuzzTarget(name: "adventure", run: fuzzAdventure),
+    ]
+
+    static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+}
+
+/// The shipped adventure, loaded once.
+private let adventure: Adventure = {
+    do {
+        return try AdventureLoader.bundled(locale: "en")
+    } catch {
+        fatalError("the shipped adventure must load: \(error)")
+    }
+}()
+
+/// A scratch folder for the targets that use real files, made once per process: in /dev/shm when there
+/// is one, where the save's `fsync` calls cost nothing, so the save loader is fuzzed, not the disk.
+private let scratch: String = {
+    let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+    var template = Array((base + "efb-fuzz-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { fatalError("no scratch folder: \(String(cString: strerror(errno)))") }
+    return String(cString: made)
+}()
+
+// MARK: - lines
+
+/// Framing and decoding alone: every line decodes to a request, a blank or a failure, and every
+/// request re-encodes to a line that decodes to a request again.
+@Sendable func fuzzLines(_ input: UnsafeRawBufferPointer) {
+    var framer = LineFramer(maximumLineLength: 4096)
+    var frames = framer.feed(input)
+    if let last = framer.finish() { frames.append(last) }
+    var encoded: [UInt8] = []
+    for case .line(let line) in frames {
+        guard case .request(let request) = CommandDecoder.decode(line) else { continue }
+        encoded.removeAll(keepingCapacity: true)
+        RequestEncoder.encode(request, into: &encoded)
+        if encoded.last == 10 { encoded.removeLast() }
+        guard case .request = CommandDecoder.decode(encoded) else {
+            let text = String(decoding: encoded, as: UTF8.self)
+            preconditionFailure("a request re-encodes to a line that is refused: \(text)")
+        }
+    }
+}
+
+// MARK: - engine
+
+/// A clock the harness moves: the session's "real" clock, read at every input.
+private final class SteppedClock: GameClock {
+    var time: Int64 = 1_000_000
+    let isVirtual: Bool
+    init(virtual: Bool) { isVirtual = virtual }
+    func now() -> Int64 { time }
+}
+
+/// What the first four bytes of an engine input choose: the clock, the hint interval, the time that
+/// passes between two lines on the real clock, hints at once and time pressure.
+private struct EngineSetup {
+    var virtual: Bool
+    var hintInterval: Int64
+    var step: Int64
+    var hintsAtOnce: Bool
+    var timePressure: Bool
+
+    static let intervals: [Int64] = [1, 2, 3, 7, 50, 1000, 30_000]
+    static let steps: [Int64] = [0, 1, 2, 5, 100, 1000, 10_000, 60_000, 600_000, 86_400_000]
+
+    init(_ header: [UInt8]) {
+        let bytes = header + [UInt8](repeating: 0, count: max(0, 4 - header.count))
+        virtual = bytes[0] & 1 == 0
+        hintInterval = Self.intervals[Int(bytes[1]) % Self.intervals.count]
+        step = Self.steps[Int(bytes[2]) % Self.steps.count]
+        hintsAtOnce = bytes[3] & 1 != 0
+        timePressure = bytes[3] & 2 == 0
+    }
+}
+
+/// The whole path a line takes: framing, decoding, the engine, encoding.
+///
+/// On the virtual clock or a real one that moves between lines, with small hint intervals; the first
+/// four bytes are the setup.
+@Sendable func fuzzEngine(_ input: UnsafeRawBufferPointer) {
+    let setup = EngineSetup(Array(input.prefix(4)))
+    let clock = SteppedClock(virtual: setup.virtual)
+    let session = SessionHost(
+        adventure: adventure,
+        options: EngineOptions(
+            hintInterval: setup.hintInterval,
+            hintsAtOnce: setup.hintsAtOnce,
+            seed: 1,
+            timePressure: setup.timePressure
+        ),
+        store: InMemorySaveStore(),
+        clock: clock
+    )
+    var framer = LineFramer(maximumLineLength: 4096)
+    var events = session.start()
+    var frames = framer.feed(UnsafeRawBufferPointer(rebasing: input.dropFirst(4)))
+    if let last = framer.finish() { frames.append(last) }
+    var dones = 0
+    for frame in frames where !session.isFinished {
+        let answer = session.handle(frame)
+        let count = answer.filter { $0.event == .done }.count
+        if setup.virtual {
+            precondition(answer.isEmpty || count == 1, "a line was answered with \(count) done events")
+        }
+        dones += count
+        events += answer
+        if !setup.virtual && !session.isFinished {
+            clock.time += setup.step
+            let ticked = session.tick()
+            dones += ticked.filter { $0.event == .done }.count
+            events += ticked
+        }
+    }
+    let ending = session.finish()
+    dones += ending.filter { $0.event == .done }.count
+    events += ending
+    precondition(dones <= frames.count, "\(dones) done events for \(frames.count) lines")
+    check(events)
+}
+
+// MARK: - snapshot
+
+/// Signs `input` as a snapshot's payload, restores it and plays on: a crafted payload is refused or
+/// restored to a state the engine plays on, never a trap or a hang.
+@Sendable func fuzzSnapshot(_ input: UnsafeRawBufferPointer) {
+    let session = SessionHost(
+        adventure: adventure,
+        options: EngineOptions(hintInterval: 1000, seed: 1),
+        store: InMemorySaveStore(),
+        clock: VirtualClock()
+    )
+    var events = session.start()
+    let blob = SnapshotCodec.sign(Array(input))
+    let lines = [#"{"type":"restore","blob":"\#(blob)"}"#] + afterRestore
+    for line in lines where !session.isFinished {
+        let answer = session.handle(.line(Array(line.utf8)))
+        let dones = answer.filter { $0.event == .done }.count
+        precondition(dones == 1, "a line was answered with \(dones) done events")
+        events += answer
+    }
+    check(events)
+}
+
+/// What is played after a restore: focus, activation, hints, a day of time, the rotor, the menu, a snapshot.
+private let afterRestore = [
+    #"{"type":"next"}"#, #"{"type":"activate"}"#, #"{"type":"hint"}"#, #"{"type":"wait","ms":86400000}"#,
+    #"{"type":"rotor","direction":"next"}"#, #"{"type":"menu"}"#, #"{"type":"escape"}"#, #"{"type":"snapshot"}"#,
+]
+
+// MARK: - save
+
+/// The save loader on a real file.
+///
+/// The input is written as the save, opened as a game opens it (lock, read, move aside), saved as the
+/// session saves and read back. A save is refused, moved aside or played from; what is written reads back
+/// with this adventure's record and every other one kept.
+@Sendable func fuzzSave(_ input: UnsafeRawBufferPointer) {
+    let path = scratch + "/progress.json"
+    for name in SystemNames.entries(of: scratch) { unlink(scratch + "/" + name) }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    precondition(descriptor >= 0, "cannot write the save: \(String(cString: strerror(errno)))")
+    var offset = 0
+    while offset < input.count, let base = input.baseAddress {
+        let written = write(descriptor, base + offset, input.count - offset)
+        precondition(written > 0, "cannot write the save")
+        offset += written
+    }
+    close(descriptor)
+    let before = try? SaveFile.decode(Array(input))
+    let store = FileSaveStore(path: path)
+    let keeper = SaveKeeper(store: store)
+    let startup: SaveStartup
+    do {
+        startup = try keeper.open(for: adventure, whenLocked: .refuse)
+    } catch .notASave {
+        precondition(!SaveFile.mayBeOurs(Array(input)), "a file that may be ours was refused")
+        return
+    } catch {
+        preconditionFailure("opening a save failed: \(error)")
+    }
+    // The session is not started (the engine target fuzzes that): the progress found is saved back as
+    // the session would save it, beside the other adventures' records.
+    guard startup.writable else { return }
+    let progress = startup.progress ?? Progress(completed: [], current: LevelPosition(chapter: 0, level: 0))
+    if let problem = keeper.save(SaveData(progress, in: adventure)) {
+        preconditionFailure("a writable save could not be written: \(problem)")
+    }
+    guard let after = try? store.load() else { preconditionFailure("a save written by the engine does not read back") }
+    precondition(after[adventure: adventure.id] != nil, "the adventure's record is missing after a save")
+    if let before {
+        for (id, record) in before.records where id != adventure.id {
+            precondition(after[adventure: id] == record, "the record of \(id) was lost")
+        }
+    }
+}
+
+/// The names in a folder.
+private enum SystemNames {
+    static func entries(of folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+}
+
+// MARK: - adventure
+
+/// The adventure loader: the input is an adventure file, read from a real file; an accepted one is
+/// played (intro, the first level's elements, hints, the menu, a wait) without a trap.
+@Sendable func fuzzAdventure(_ input: UnsafeRawBufferPointer) {
+    let path = scratch + "/adventure.json"
+    guard FileManager.default.createFile(atPath: path, contents: Data(input)) else {
+        preconditionFailure("cannot write the adventure file")
+    }
+    let story: Adventure
+    do {
+        story = try AdventureLoader.load(from: URL(fileURLWithPath: path))
+    } catch {
+        precondition(!error.problems.isEmpty, "an adventure was refused without a problem")
+        return
+    }
+    let session = SessionHost(
+        adventure: story,
+        options: EngineOptions(hintInterval: 5, seed: 1),
+        store: InMemorySaveStore(),
+        clock: VirtualClock()
+    )
+    var events = session.start()
+    for line in playedOnAdventures where !session.isFinished {
+        let answer = session.handle(.line(Array(line.utf8)))
+        let dones = answer.filter { $0.event == .done }.count
+        precondition(dones == 1, "a line was answered with \(dones) done events")
+        events += answer
+    }
+    check(events)
+}
+
+/// What is played on an accepted adventure.
+private let playedOnAdventures = [
+    #"{"type":"escape"}"#, #"{"type":"activate","element":"begin"}"#, #"{"type":"state"}"#, #"{"type":"next"}"#,
+    #"{"type":"activate"}"#, #"{"type":"next"}"#, #"{"type":"activate"}"#, #"{"type":"wait","ms":60000}"#,
+    #"{"type":"hint"}"#, #"{"type":"rotor","direction":"next"}"#, #"{"type":"magicTap"}"#, #"{"type":"menu"}"#,
+    #"{"type":"last"}"#, #"{"type":"activate"}"#, #"{"type":"validActions"}"#,
+]
+
+// MARK: - checks
+
+/// Every event must encode as one line the strict reader reads back.
+func check(_ events: [StampedEvent]) {
+    var output: [UInt8] = []
+    for event in events {
+        output.removeAll(keepingCapacity: true)
+        EventEncoder.encode(event, into: &output)
+        precondition(output.last == 10 && output.dropLast().firstIndex(of: 10) == nil, "an event is not one line")
+        do {
+            _ = try JSONReader.read(output.dropLast())
+        } catch {
+            preconditionFailure("an event does not read back: \(error)")
+        }
+    }
+}
