@@ -68,11 +68,11 @@ import Testing
             send(session, #"{"type":"hello","id":1,"protocol":{"min":[1,0],"max":[1,9]},"want":["validActions","x"]}"#)
         )
         let hello = try #require(reply.first { $0["type"] == "hello" })
-        #expect(hello["version"] == [1, 1])
+        #expect(hello["version"] == [1, 2])
         #expect(hello["want"] == ["validActions"])
         let capabilities = try #require(hello["capabilities"]?.arrayValue)
         #expect(["elementChanged", "idle", "timer", "cancel"].allSatisfy { capabilities.contains(.string($0)) })
-        #expect(session.session.dialect == .v11)
+        #expect(session.session.dialect == .v12)
         // protocol 1 keeps 1.0 behaviour.
         _ = send(session, #"{"type":"hello","id":2,"protocol":1}"#)
         #expect(session.session.dialect == .v10)

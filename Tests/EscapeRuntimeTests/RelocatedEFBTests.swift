@@ -30,7 +30,18 @@ struct RelocatedEFBTests {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        // A test running beside this one may fork while the copy is still open for writing here; its
+        // child holds that descriptor until it execs, and running the copy meanwhile fails with ETXTBSY.
+        try waitUntil(timeout: 30, "the copied efb to be free to run") {
+            do {
+                try process.run()
+                return true
+            } catch let error as NSError
+                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
+            {
+                return false
+            }
+        }
         // Written before efb reads: the few bytes fit in the pipe's buffer.
         if !input.isEmpty { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
