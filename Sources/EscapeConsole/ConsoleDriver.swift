@@ -37,9 +37,21 @@ public struct ConsoleDriver: Sendable {
     private var timeAsks: Set<RequestID> = []
     /// The opening's `state` request: a timed room's clock is said, and nothing else.
     private var arrivalAsks: Set<RequestID> = []
+    /// The `wait` not answered yet, if there is one: at a terminal the next key cuts it short.
+    public private(set) var pendingWait: RequestID?
+    /// The `wait` requests a key cut short: their answer says so.
+    private var waitsCutShort: Set<RequestID> = []
+    /// The `cancel` requests that cut a `wait` short: their answer is not said (the wait may have ended
+    /// by itself meanwhile).
+    private var cancels: Set<RequestID> = []
 
     /// Creates a driver that has seen nothing yet.
-    public init() {}
+    ///
+    /// - Parameter countdownEverySecond: Whether each of a timed room's last ten seconds gets its line
+    ///   (for a countdown drawn in place), or only 10, 5, 3 and 1.
+    public init(countdownEverySecond: Bool = false) {
+        renderer.countdownEverySecond = countdownEverySecond
+    }
 
     /// What the console was shown so far.
     public var context: ConsoleContext { renderer.context }
@@ -104,7 +116,11 @@ public struct ConsoleDriver: Sendable {
                 unconfirmed = requests
                 return .lines([ConsoleLine(words(.confirmStartOver))])
             }
-            return .submit(.requests(withUndoPoint(requests.map { number($0) })))
+            let numbered = withUndoPoint(requests.map { number($0) })
+            if let wait = numbered.last(where: { if case .wait = $0.command { true } else { false } }) {
+                pendingWait = wait.id
+            }
+            return .submit(.requests(numbered))
         case .undo:
             return undo()
         case .timeLeft:
@@ -125,6 +141,32 @@ public struct ConsoleDriver: Sendable {
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// What a console at a terminal says as `input` starts a `wait`: how long, and how to stop it.
+    ///
+    /// - Parameter input: What ``interpret(_:)`` gave.
+    /// - Returns: The line, or `nil` when `input` makes no `wait`.
+    public func waitLine(for input: SessionInput) -> ConsoleLine? {
+        guard case .requests(let requests) = input else { return nil }
+        for case .wait(let milliseconds) in requests.map(\.command) {
+            let words = renderer.context.words
+            return ConsoleLine(words(.waiting, ["time": words.duration(milliseconds: Int64(milliseconds))]))
+        }
+        return nil
+    }
+
+    /// Cuts the pending `wait` short, when there is one: a key was pressed.
+    ///
+    /// - Returns: The `cancel` to hand to the session, or `nil` when no `wait` is pending.
+    public mutating func cutWaitShort() -> SessionInput? {
+        guard let wait = pendingWait else { return nil }
+        pendingWait = nil
+        waitsCutShort.insert(wait)
+        let cancel = number(Request(command: .cancel(target: wait)))
+        if let id = cancel.id { cancels.insert(id) }
+        // On its own, a `cancel` is answered ahead of what waits behind the `wait`.
+        return .request(cancel)
     }
 
     /// The last `timer` of `events`, if there is one.
@@ -229,6 +271,13 @@ public struct ConsoleDriver: Sendable {
                 if !group.contains(where: { if case .error = $0.event { true } else { false } }) {
                     lines.append(ConsoleLine(timeLeft(in: group)))
                 }
+            } else if let replyTo, cancels.contains(replyTo) {
+                // The wait it ended says so; a wait that had ended by itself needs no refusal.
+                _ = renderer.render(group, answering: nil)
+            } else if let replyTo, waitsCutShort.contains(replyTo) {
+                let said = renderer.render(group, answering: command)
+                let stopped = ConsoleLine(renderer.context.words(.waitStopped))
+                lines += said == [ConsoleLine(renderer.context.words(.timePasses))] ? [stopped] : said + [stopped]
             } else if let replyTo, undoRedraws.contains(replyTo) {
                 // After an undo the screen is the one the player knows: say that it worked and where the focus is.
                 _ = renderer.render(group, answering: nil)
@@ -246,6 +295,9 @@ public struct ConsoleDriver: Sendable {
                 undoRedraws.remove(replyTo)
                 timeAsks.remove(replyTo)
                 arrivalAsks.remove(replyTo)
+                waitsCutShort.remove(replyTo)
+                cancels.remove(replyTo)
+                if pendingWait == replyTo { pendingWait = nil }
             }
             start = end
         }

@@ -17,6 +17,12 @@ public struct ConsoleRenderer: Sendable {
     /// Whether anything was announced since the screen on show arrived: `again` repeats it if so, and
     /// the screen's opening otherwise.
     public private(set) var announcedSinceScreen = false
+    /// Whether each of the last ten seconds gets its line (for a countdown drawn in place); otherwise
+    /// only 10, 5, 3 and 1 do, at least two seconds apart, so a reader can follow them.
+    public var countdownEverySecond = false
+
+    /// The seconds said of the last ten, unless ``countdownEverySecond``.
+    static let countdownMarks: Set<Int> = [10, 5, 3, 1]
 
     /// Creates a renderer that has seen nothing yet.
     public init() {}
@@ -103,7 +109,11 @@ public struct ConsoleRenderer: Sendable {
             }
             return [ConsoleLine(focusLine(focus))]
         case .announce(let announcement):
-            return self.announcement(announcement, repeating: repeatedWords)
+            return self.announcement(
+                announcement,
+                repeating: repeatedWords,
+                asked: command == .game(.repeatAnnouncement)
+            )
         case .rotor(let rotor):
             rotorWords = [rotor.rotor] + (rotor.item.map { [$0] } ?? [])
             let stepped = before.rotor.map { $0.element == rotor.element && $0.rotor == rotor.rotor } ?? false
@@ -260,7 +270,11 @@ public struct ConsoleRenderer: Sendable {
         return words(.actionsList, ["list": names.joined(separator: ", ")])
     }
 
-    func announcement(_ announcement: Announcement, repeating repeatedWords: [String]) -> [ConsoleLine] {
+    func announcement(
+        _ announcement: Announcement,
+        repeating repeatedWords: [String],
+        asked: Bool = false
+    ) -> [ConsoleLine] {
         let text = announcement.text
         switch announcement.category {
         case .echo:
@@ -273,7 +287,15 @@ public struct ConsoleRenderer: Sendable {
         case .error:
             return [ConsoleLine(words(.error, ["message": text]), style: .error)]
         case .time:
-            return [ConsoleLine(text, style: .time)]
+            // The last ten seconds come as bare numbers: each gets its words.
+            guard let seconds = Int(text.filter { !$0.isWhitespace }), (1...10).contains(seconds) else {
+                return [ConsoleLine(text, style: .time)]
+            }
+            // `again` says the second it is asked at; time says only some.
+            if !asked, !countdownEverySecond, !Self.countdownMarks.contains(seconds) { return [] }
+            return [
+                ConsoleLine(words.counting(seconds, one: .secondsLeftOne, many: .secondsLeftMany), style: .countdown)
+            ]
         case .narrative, .feedback:
             return [ConsoleLine(text)]
         }

@@ -81,6 +81,11 @@ final class TmuxTerminal {
         try run(["send-keys", "-t", "0", "-l", text])
     }
 
+    /// Resizes the window, which sends the program SIGWINCH.
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Presses keys by their tmux names, such as `Up`, `C-a`, `PageUp` or `Enter`.
     func press(_ keys: String...) throws {
         try run(["send-keys", "-t", "0"] + keys)

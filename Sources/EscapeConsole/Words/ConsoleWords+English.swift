@@ -4,6 +4,8 @@ extension ConsoleWords {
         switch key {
         case .welcome: "Type help for the commands, or q to quit."
         case .timePasses: "Time passes."
+        case .waiting: "Waiting {time}. Press any key to stop waiting."
+        case .waitStopped: "You stopped waiting."
         case .goodbye: "Goodbye."
         case .escaped: "You escaped: the game is complete."
         case .correct: "Correct."
@@ -69,6 +71,8 @@ extension ConsoleWords {
         case .clockOn: "Time pressure is back from the next room on."
         case .clockUsage: "Type clock off, or clock on."
         case .minutesOne: "1 minute"
+        case .secondsLeftOne: "1 second left."
+        case .secondsLeftMany: "{count} seconds left."
         case .minutesMany: "{count} minutes"
         case .secondsOne: "1 second"
         case .secondsMany: "{count} seconds"

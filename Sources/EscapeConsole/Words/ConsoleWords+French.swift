@@ -5,6 +5,8 @@ extension ConsoleWords {
         switch key {
         case .welcome: "Tape aide pour la liste des commandes, ou q pour quitter."
         case .timePasses: "Le temps passe."
+        case .waiting: "Tu attends {time}. Appuie sur une touche pour arrêter d'attendre."
+        case .waitStopped: "Tu as arrêté d'attendre."
         case .goodbye: "Au revoir."
         case .escaped: "Te voilà dehors : la partie est terminée."
         case .correct: "Bonne réponse."
@@ -73,6 +75,8 @@ extension ConsoleWords {
         case .clockOn: "La pression du temps revient à partir de la prochaine salle."
         case .clockUsage: "Tape chrono non, ou chrono oui."
         case .minutesOne: "1 minute"
+        case .secondsLeftOne: "Plus qu'une seconde."
+        case .secondsLeftMany: "Plus que {count} secondes."
         case .minutesMany: "{count} minutes"
         case .secondsOne: "1 seconde"
         case .secondsMany: "{count} secondes"

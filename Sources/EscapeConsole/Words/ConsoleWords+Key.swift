@@ -9,6 +9,10 @@ extension ConsoleWords {
         case welcome
         /// A `wait` that brought nothing.
         case timePasses
+        /// A `wait` at a terminal, as it starts: `{time}`.
+        case waiting
+        /// A `wait` cut short by a key.
+        case waitStopped
         /// The end of the session.
         case goodbye
         /// The last door opened.
@@ -139,6 +143,10 @@ extension ConsoleWords {
         case clockUsage
         /// A duration of one minute.
         case minutesOne
+        /// The last ten seconds of a timed room, one second left.
+        case secondsLeftOne
+        /// The last ten seconds of a timed room: `{count}` seconds left.
+        case secondsLeftMany
         /// A duration of `{count}` minutes.
         case minutesMany
         /// A duration of one second.
