@@ -24,6 +24,12 @@ public struct ConsoleRenderer: Sendable {
     /// The seconds said of the last ten, unless ``countdownEverySecond``.
     static let countdownMarks: Set<Int> = [10, 5, 3, 1]
 
+    /// Whether a hint's unlocking was said and the player has not asked for a hint since: the next
+    /// unlockings are counted, not said, so notices do not pile up during a timed room.
+    private var hintNoticed = false
+    /// The unlockings not said since the last notice; each hint asked for says one of them.
+    private var hintsUnsaid = 0
+
     /// Creates a renderer that has seen nothing yet.
     public init() {}
 
@@ -58,7 +64,10 @@ public struct ConsoleRenderer: Sendable {
         rotorWords = []
         context.observe(event)
         switch event {
-        case .game(.screen): announcedSinceScreen = false
+        case .game(.screen):
+            announcedSinceScreen = false
+            hintNoticed = false
+            hintsUnsaid = 0
         case .game(.announce(let announcement)) where announcement.category != .echo: announcedSinceScreen = true
         default: break
         }
@@ -109,6 +118,9 @@ public struct ConsoleRenderer: Sendable {
             }
             return [ConsoleLine(focusLine(focus))]
         case .announce(let announcement):
+            if announcement.category == .hint, let notice = hintAnnouncement(announcement, answering: command) {
+                return notice
+            }
             return self.announcement(
                 announcement,
                 repeating: repeatedWords,
@@ -298,6 +310,34 @@ public struct ConsoleRenderer: Sendable {
             ]
         case .narrative, .feedback:
             return [ConsoleLine(text)]
+        }
+    }
+
+    /// A hint announcement: the unlocking notice, said once until the player asks for a hint, without a
+    /// `Hint:` prefix (it is no hint); and after a hint asked for, whether another one waits.
+    ///
+    /// - Returns: The lines, or `nil` when the announcement is said as any other.
+    private mutating func hintAnnouncement(_ announcement: Announcement, answering command: Command?) -> [ConsoleLine]?
+    {
+        switch command {
+        case nil, .wait:
+            // Unasked (time passing, a wait): the notice that a hint unlocked.
+            guard !hintNoticed else {
+                hintsUnsaid += 1
+                return []
+            }
+            hintNoticed = true
+            return [ConsoleLine(announcement.text, style: .hint)]
+        case .game(.repeatAnnouncement):
+            return nil
+        default:
+            // Asked for (`hint`, or a gesture that gives one).
+            hintNoticed = false
+            let lines = self.announcement(announcement, repeating: [])
+            guard hintsUnsaid > 0 else { return lines }
+            hintsUnsaid -= 1
+            hintNoticed = true
+            return lines + [ConsoleLine(words(.anotherHintReady), style: .hint)]
         }
     }
 

@@ -67,11 +67,24 @@ struct ConsoleRendererTests {
         #expect(solved.last?.text == "1 of 6: The Singing Wall, heading")
     }
 
+    /// Issue 23, item 7: unlockings do not pile up; the next hint asked for says another one waits.
+    @Test func hintUnlockingsAreSaidOnceUntilAHintIsAsked() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        #expect(driver.enter("wait 30").map(\.text) == ["A new hint is ready. Ask for it whenever you like."])
+        #expect(driver.enter("wait 30").map(\.text) == ["Time passes."])
+        #expect(
+            driver.enter("h").map(\.text) == [
+                "Hint 1 of 2: The answer is not something you carry in your hands.", "Another hint is ready too.",
+            ]
+        )
+        #expect(driver.enter("h").map(\.text).first?.hasPrefix("Hint 2 of 2: ") == true)
+    }
+
     @Test func hintsArePrefixedOnce() {
         var (driver, _) = Support.console(at: "cellar-door")
         #expect(driver.enter("h").map(\.text) == ["Hint: No hint yet — wait a little."])
         let unlocked = driver.enter("wait 30")
-        #expect(unlocked.map(\.text) == ["Hint: A new hint is ready. Ask for it whenever you like."])
+        #expect(unlocked.map(\.text) == ["A new hint is ready. Ask for it whenever you like."])
         #expect(unlocked.map(\.style) == [.hint])
         #expect(
             driver.enter("magic").map(\.text) == ["Hint 1 of 2: The answer is not something you carry in your hands."]

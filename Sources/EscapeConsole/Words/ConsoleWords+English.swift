@@ -14,6 +14,7 @@ extension ConsoleWords {
         case .tryingWrong: "Trying {code}: wrong."
         case .error: "Error: {message}"
         case .hint: "Hint: {text}"
+        case .anotherHintReady: "Another hint is ready too."
         case .hintWord: "hint"
         case .lastItem: "That is the last item."
         case .firstItem: "That is the first item."

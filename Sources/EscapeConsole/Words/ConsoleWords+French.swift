@@ -15,6 +15,7 @@ extension ConsoleWords {
         case .tryingWrong: "Essai {code} : raté."
         case .error: "Erreur : {message}"
         case .hint: "Indice : {text}"
+        case .anotherHintReady: "Un autre indice est prêt aussi."
         case .hintWord: "indice"
         case .lastItem: "C'est le dernier élément."
         case .firstItem: "C'est le premier élément."

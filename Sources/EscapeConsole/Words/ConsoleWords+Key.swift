@@ -29,6 +29,8 @@ extension ConsoleWords {
         case error
         /// A hint: `{text}`.
         case hint
+        /// After a hint asked for, when another one unlocked meanwhile.
+        case anotherHintReady
         /// The word hints begin with when the story names them itself ("Hint 1 of 3"), folded.
         case hintWord
         /// Moving past the last item.
