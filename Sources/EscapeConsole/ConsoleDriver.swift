@@ -26,9 +26,11 @@ public struct ConsoleDriver: Sendable {
     /// Requests that erase progress, waiting for the player's yes.
     private var unconfirmed: [Request]?
     /// Snapshots taken before each gesture on a level, the newest last, with the screen they were taken on.
-    private var undoPoints: [(screen: String, blob: String)] = []
-    /// The `snapshot` requests in flight, with the screen each was asked on.
-    private var snapshotsAsked: [RequestID: String] = [:]
+    private var undoPoints: [(screen: String, blob: String, typed: String)] = []
+    /// The `snapshot` requests in flight, with the screen each was asked on and the line typed.
+    private var snapshotsAsked: [RequestID: (screen: String, typed: String)] = [:]
+    /// What the `undo` in flight takes back, by its `state` request.
+    private var undoneLines: [RequestID: String] = [:]
     /// The `state` requests that redraw after an undo: only the focus is said.
     private var undoRedraws: Set<RequestID> = []
     /// What to say once a request is settled (the clock turned on or off).
@@ -116,7 +118,7 @@ public struct ConsoleDriver: Sendable {
                 unconfirmed = requests
                 return .lines([ConsoleLine(words(.confirmStartOver))])
             }
-            let numbered = withUndoPoint(requests.map { number($0) })
+            let numbered = withUndoPoint(requests.map { number($0) }, typed: line)
             if let wait = numbered.last(where: { if case .wait = $0.command { true } else { false } }) {
                 pendingWait = wait.id
             }
@@ -201,13 +203,13 @@ public struct ConsoleDriver: Sendable {
 
     /// `requests` (numbered), after a `snapshot` when they make a gesture on a level, so that `undo` can
     /// take it back.
-    private mutating func withUndoPoint(_ requests: [Request]) -> [Request] {
+    private mutating func withUndoPoint(_ requests: [Request], typed: String) -> [Request] {
         guard let screen = renderer.context.screen, screen.kind == .level,
             requests.contains(where: { Self.isGesture($0.command) })
         else { return requests }
         undoPoints.removeAll { $0.screen != screen.id }
         let snapshot = number(Request(command: .snapshot))
-        if let id = snapshot.id { snapshotsAsked[id] = screen.id }
+        if let id = snapshot.id { snapshotsAsked[id] = (screen.id, typed) }
         return [snapshot] + requests
     }
 
@@ -228,7 +230,10 @@ public struct ConsoleDriver: Sendable {
         undoPoints.removeLast()
         let restore = number(Request(command: .restore(blob: point.blob)))
         let redraw = number(Request(command: .state))
-        if let id = redraw.id { undoRedraws.insert(id) }
+        if let id = redraw.id {
+            undoRedraws.insert(id)
+            undoneLines[id] = point.typed
+        }
         return .submit(.requests([restore, redraw]))
     }
 
@@ -253,9 +258,9 @@ public struct ConsoleDriver: Sendable {
             let end = events[start...].firstIndex { $0.replyTo != replyTo } ?? events.endIndex
             let command = replyTo.flatMap { commands[$0] }
             let group = Array(events[start..<end])
-            if let replyTo, let screen = snapshotsAsked[replyTo] {
+            if let replyTo, let asked = snapshotsAsked[replyTo] {
                 for case .snapshot(let blob) in group.map(\.event) {
-                    undoPoints.append((screen, blob))
+                    undoPoints.append((asked.screen, blob, asked.typed))
                     if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
                 }
             }
@@ -281,7 +286,10 @@ public struct ConsoleDriver: Sendable {
             } else if let replyTo, undoRedraws.contains(replyTo) {
                 // After an undo the screen is the one the player knows: say that it worked and where the focus is.
                 _ = renderer.render(group, answering: nil)
-                lines += [ConsoleLine(renderer.context.words(.undone))] + renderer.focusLines()
+                let words = renderer.context.words
+                let typed = undoneLines[replyTo].map { String($0.trimmingPrefix(" ").prefix(60)) } ?? ""
+                let said = typed.isEmpty ? words(.undone) : words(.undoneWhat, ["command": typed])
+                lines += [ConsoleLine(said)] + renderer.focusLines()
             } else {
                 lines += renderer.render(group, answering: command)
             }
@@ -293,6 +301,7 @@ public struct ConsoleDriver: Sendable {
                 commands[replyTo] = nil
                 snapshotsAsked[replyTo] = nil
                 undoRedraws.remove(replyTo)
+                undoneLines[replyTo] = nil
                 timeAsks.remove(replyTo)
                 arrivalAsks.remove(replyTo)
                 waitsCutShort.remove(replyTo)

@@ -85,7 +85,8 @@ public struct ConsoleRenderer: Sendable {
         case .progress(let summary, _):
             return progress(summary, full: command == .state)
         case .error(let error):
-            return [ConsoleLine(words(.error, ["message": Self.sentence(error.message)]), style: .error)]
+            let message = friendly(error, answering: command) ?? Self.sentence(error.message)
+            return [ConsoleLine(words(.error, ["message": message]), style: .error)]
         case .done:
             return []
         case .bye:
@@ -338,6 +339,24 @@ public struct ConsoleRenderer: Sendable {
             hintsUnsaid -= 1
             hintNoticed = true
             return lines + [ConsoleLine(words(.anotherHintReady), style: .hint)]
+        }
+    }
+
+    /// The console's own words for an engine refusal whose wording is a developer's, if it has some.
+    private func friendly(_ error: ProtocolError, answering command: Command?) -> String? {
+        switch command {
+        case .game(.adjust) where error.code == .notNow:
+            return words(.notAdjustable)
+        case .game(.goto(let chapter, let level)) where error.code == .invalidParams:
+            // The engine's chapter message ends with the count it allows: "… between 1 and 7".
+            let count = String(error.message.reversed().prefix { $0.isNumber }.reversed())
+            switch error.field {
+            case "chapter": return words(.noSuchChapter, ["chapter": "\(chapter)", "count": count])
+            case "level": return words(.noSuchLevel, ["chapter": "\(chapter)", "level": "\(level)"])
+            default: return nil
+            }
+        default:
+            return nil
         }
     }
 

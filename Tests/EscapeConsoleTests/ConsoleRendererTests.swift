@@ -95,12 +95,26 @@ struct ConsoleRendererTests {
         #expect(driver.enter("wait 1").map(\.text) == ["Time passes."])
     }
 
+    /// Issue 23, item 10: refusals are said in the console's words, with no `Error:` prefix.
     @Test func refusalsAreErrors() {
         var (driver, _) = Support.console(at: "cellar-door")
         let refused = driver.enter("r")
-        #expect(refused.map(\.text) == ["Error: The focused element has no rotor."])
+        #expect(refused.map(\.text) == ["The focused element has no rotor."])
         #expect(refused.map(\.style) == [.error])
-        #expect(driver.enter("g 4 1").map(\.text) == ["Error: Level 4.1 is not unlocked yet."])
+        #expect(driver.enter("g 4 1").map(\.text) == ["Level 4.1 is not unlocked yet."])
+        #expect(
+            driver.enter("g 9 1").map(\.text) == [
+                "There is no chapter 9; the game has 7. Type goto, a chapter and a level, such as goto 2 1."
+            ]
+        )
+        #expect(
+            driver.enter("g 1 9").map(\.text) == [
+                "Chapter 1 has no level 9. Type goto, a chapter and a level, such as goto 2 1."
+            ]
+        )
+        #expect(
+            driver.enter("+").map(\.text) == ["This item does not turn; + and - turn items said to be adjustable."]
+        )
     }
 
     @Test func aTextFieldTakesTheTypedAnswer() {
@@ -236,8 +250,9 @@ struct ConsoleUndoTests {
         _ = driver.enter("4")
         #expect(driver.enter("+").map(\.text) == ["1"])
         #expect(driver.enter("+").map(\.text) == ["2"])
-        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 1, adjustable"])
-        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 0, adjustable"])
+        // Issue 23, item 10: undo says what it took back.
+        #expect(driver.enter("u").map(\.text) == ["Undone: +.", "4 of 6: Left wheel, 1, adjustable"])
+        #expect(driver.enter("u").map(\.text) == ["Undone: +.", "4 of 6: Left wheel, 0, adjustable"])
         #expect(driver.enter("u").map(\.text) == ["There is nothing to undo on this level."])
         #expect(driver.context.screen?.elements[3].value == "0")
     }

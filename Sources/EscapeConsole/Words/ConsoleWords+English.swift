@@ -12,7 +12,12 @@ extension ConsoleWords {
         case .wrong: "Wrong."
         case .tryingRight: "Trying {code}: right."
         case .tryingWrong: "Trying {code}: wrong."
-        case .error: "Error: {message}"
+        case .error: "{message}"
+        case .notAdjustable: "This item does not turn; + and - turn items said to be adjustable."
+        case .noSuchChapter:
+            "There is no chapter {chapter}; the game has {count}. Type goto, a chapter and a level, such as goto 2 1."
+        case .noSuchLevel: "Chapter {chapter} has no level {level}. Type goto, a chapter and a level, such as goto 2 1."
+        case .undoneWhat: "Undone: {command}."
         case .hint: "Hint: {text}"
         case .anotherHintReady: "Another hint is ready too."
         case .hintWord: "hint"

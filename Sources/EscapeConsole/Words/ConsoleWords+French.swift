@@ -13,7 +13,13 @@ extension ConsoleWords {
         case .wrong: "Mauvaise réponse."
         case .tryingRight: "Essai {code} : réussi."
         case .tryingWrong: "Essai {code} : raté."
-        case .error: "Erreur : {message}"
+        case .error: "{message}"
+        case .notAdjustable: "Cet élément ne tourne pas ; + et - tournent les éléments dits réglables."
+        case .noSuchChapter:
+            "Il n'y a pas de chapitre {chapter} ; le jeu en a {count}. Tape niveau, un chapitre et un niveau, par exemple niveau 2 1."
+        case .noSuchLevel:
+            "Le chapitre {chapter} n'a pas de niveau {level}. Tape niveau, un chapitre et un niveau, par exemple niveau 2 1."
+        case .undoneWhat: "Annulé : {command}."
         case .hint: "Indice : {text}"
         case .anotherHintReady: "Un autre indice est prêt aussi."
         case .hintWord: "indice"

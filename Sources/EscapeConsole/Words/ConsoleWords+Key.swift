@@ -25,8 +25,16 @@ extension ConsoleWords {
         case tryingRight
         /// A door's code that did not: `{code}`.
         case tryingWrong
-        /// A refusal or an error: `{message}`.
+        /// A refusal or an error: `{message}`, said as it is, with no prefix.
         case error
+        /// `+` or `-` on an item that does not turn.
+        case notAdjustable
+        /// `goto` to a chapter the adventure does not have: `{chapter}`, `{count}` chapters.
+        case noSuchChapter
+        /// `goto` to a level its chapter does not have: `{chapter}`, `{level}`.
+        case noSuchLevel
+        /// `undo`, saying what it took back: `{command}`.
+        case undoneWhat
         /// A hint: `{text}`.
         case hint
         /// After a hint asked for, when another one unlocked meanwhile.
