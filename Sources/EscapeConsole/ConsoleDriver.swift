@@ -29,6 +29,8 @@ public struct ConsoleDriver: Sendable {
     private var undoPoints: [(screen: String, blob: String, typed: String)] = []
     /// The `snapshot` requests in flight, with the screen each was asked on and the line typed.
     private var snapshotsAsked: [RequestID: (screen: String, typed: String)] = [:]
+    /// The verdict ("Wrong.") of the last lines said, which `again` says again with the announcement.
+    private var lastVerdict: ConsoleLine?
     /// What the `undo` in flight takes back, by its `state` request.
     private var undoneLines: [RequestID: String] = [:]
     /// The `state` requests that redraw after an undo: only the focus is said.
@@ -291,7 +293,14 @@ public struct ConsoleDriver: Sendable {
                 let said = typed.isEmpty ? words(.undone) : words(.undoneWhat, ["command": typed])
                 lines += [ConsoleLine(said)] + renderer.focusLines()
             } else {
-                lines += renderer.render(group, answering: command)
+                let said = renderer.render(group, answering: command)
+                if command == .game(.repeatAnnouncement) {
+                    // `again` after a wrong answer keeps its verdict, not only the story's words.
+                    if let lastVerdict, !said.isEmpty, !said.contains(lastVerdict) { lines.append(lastVerdict) }
+                } else if !said.isEmpty {
+                    lastVerdict = said.first { $0.style == .wrong || $0.style == .correct }
+                }
+                lines += said
             }
             if let replyTo, let key = afterwords[replyTo], group.contains(where: { $0.event == .done }) {
                 lines.append(ConsoleLine(renderer.context.words(key)))

@@ -53,6 +53,10 @@ struct ConsoleRendererTests {
                 "No moonlight reaches this deep. The door stays shut.",
             ]
         )
+        // Issue 23, item 10: `again` keeps the verdict.
+        #expect(
+            driver.enter("again").map(\.text) == ["Wrong.", "No moonlight reaches this deep. The door stays shut."]
+        )
         let solved = driver.enter("a \(senses)")
         #expect(
             Array(solved.map(\.text).prefix(5)) == [
