@@ -261,6 +261,11 @@ public struct ConsoleRenderer: Sendable {
                 parts.append(words(.empty))
             }
         }
+        // An unavailable item whose value says its state ("locked") is said by it alone: not
+        // "locked, button, unavailable".
+        if element.traits.contains(.notEnabled), let value = element.value, !value.isEmpty {
+            return parts.joined(separator: ", ")
+        }
         parts += element.traits.compactMap { $0.spokenRole.map { words($0) } }
         return parts.joined(separator: ", ")
     }

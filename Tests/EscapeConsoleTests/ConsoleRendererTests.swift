@@ -228,7 +228,8 @@ struct ConsoleRendererTests {
         #expect(menu.first == "Level menu, 34 items:")
         #expect(menu.contains("3. Level 1.1: The First Door, complete, button"))
         #expect(menu.contains("4. Level 1.2: The Singing Wall, current, button, selected"))
-        #expect(menu.contains("5. Level 1.3: The Three Jars, locked, button, unavailable"))
+        // Issue 23, item 10: a locked level is said locked, not "locked, button, unavailable".
+        #expect(menu.contains("5. Level 1.3: The Three Jars, locked"))
         #expect(menu.last == "4 of 34: Level 1.2: The Singing Wall, current, button, selected")
     }
 
