@@ -26,9 +26,13 @@ public struct ConsoleDriver: Sendable {
     /// Requests that erase progress, waiting for the player's yes.
     private var unconfirmed: [Request]?
     /// Snapshots taken before each gesture on a level, the newest last, with the screen they were taken on.
-    private var undoPoints: [(screen: String, blob: String)] = []
-    /// The `snapshot` requests in flight, with the screen each was asked on.
-    private var snapshotsAsked: [RequestID: String] = [:]
+    private var undoPoints: [(screen: String, blob: String, typed: String)] = []
+    /// The `snapshot` requests in flight, with the screen each was asked on and the line typed.
+    private var snapshotsAsked: [RequestID: (screen: String, typed: String)] = [:]
+    /// The verdict ("Wrong.") of the last lines said, which `again` says again with the announcement.
+    private var lastVerdict: ConsoleLine?
+    /// What the `undo` in flight takes back, by its `state` request.
+    private var undoneLines: [RequestID: String] = [:]
     /// The `state` requests that redraw after an undo: only the focus is said.
     private var undoRedraws: Set<RequestID> = []
     /// What to say once a request is settled (the clock turned on or off).
@@ -37,9 +41,21 @@ public struct ConsoleDriver: Sendable {
     private var timeAsks: Set<RequestID> = []
     /// The opening's `state` request: a timed room's clock is said, and nothing else.
     private var arrivalAsks: Set<RequestID> = []
+    /// The `wait` not answered yet, if there is one: at a terminal the next key cuts it short.
+    public private(set) var pendingWait: RequestID?
+    /// The `wait` requests a key cut short: their answer says so.
+    private var waitsCutShort: Set<RequestID> = []
+    /// The `cancel` requests that cut a `wait` short: their answer is not said (the wait may have ended
+    /// by itself meanwhile).
+    private var cancels: Set<RequestID> = []
 
     /// Creates a driver that has seen nothing yet.
-    public init() {}
+    ///
+    /// - Parameter countdownEverySecond: Whether each of a timed room's last ten seconds gets its line
+    ///   (for a countdown drawn in place), or only 10, 5, 3 and 1.
+    public init(countdownEverySecond: Bool = false) {
+        renderer.countdownEverySecond = countdownEverySecond
+    }
 
     /// What the console was shown so far.
     public var context: ConsoleContext { renderer.context }
@@ -104,7 +120,11 @@ public struct ConsoleDriver: Sendable {
                 unconfirmed = requests
                 return .lines([ConsoleLine(words(.confirmStartOver))])
             }
-            return .submit(.requests(withUndoPoint(requests.map { number($0) })))
+            let numbered = withUndoPoint(requests.map { number($0) }, typed: line)
+            if let wait = numbered.last(where: { if case .wait = $0.command { true } else { false } }) {
+                pendingWait = wait.id
+            }
+            return .submit(.requests(numbered))
         case .undo:
             return undo()
         case .timeLeft:
@@ -125,6 +145,32 @@ public struct ConsoleDriver: Sendable {
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// What a console at a terminal says as `input` starts a `wait`: how long, and how to stop it.
+    ///
+    /// - Parameter input: What ``interpret(_:)`` gave.
+    /// - Returns: The line, or `nil` when `input` makes no `wait`.
+    public func waitLine(for input: SessionInput) -> ConsoleLine? {
+        guard case .requests(let requests) = input else { return nil }
+        for case .wait(let milliseconds) in requests.map(\.command) {
+            let words = renderer.context.words
+            return ConsoleLine(words(.waiting, ["time": words.duration(milliseconds: Int64(milliseconds))]))
+        }
+        return nil
+    }
+
+    /// Cuts the pending `wait` short, when there is one: a key was pressed.
+    ///
+    /// - Returns: The `cancel` to hand to the session, or `nil` when no `wait` is pending.
+    public mutating func cutWaitShort() -> SessionInput? {
+        guard let wait = pendingWait else { return nil }
+        pendingWait = nil
+        waitsCutShort.insert(wait)
+        let cancel = number(Request(command: .cancel(target: wait)))
+        if let id = cancel.id { cancels.insert(id) }
+        // On its own, a `cancel` is answered ahead of what waits behind the `wait`.
+        return .request(cancel)
     }
 
     /// The last `timer` of `events`, if there is one.
@@ -159,13 +205,13 @@ public struct ConsoleDriver: Sendable {
 
     /// `requests` (numbered), after a `snapshot` when they make a gesture on a level, so that `undo` can
     /// take it back.
-    private mutating func withUndoPoint(_ requests: [Request]) -> [Request] {
+    private mutating func withUndoPoint(_ requests: [Request], typed: String) -> [Request] {
         guard let screen = renderer.context.screen, screen.kind == .level,
             requests.contains(where: { Self.isGesture($0.command) })
         else { return requests }
         undoPoints.removeAll { $0.screen != screen.id }
         let snapshot = number(Request(command: .snapshot))
-        if let id = snapshot.id { snapshotsAsked[id] = screen.id }
+        if let id = snapshot.id { snapshotsAsked[id] = (screen.id, typed) }
         return [snapshot] + requests
     }
 
@@ -186,7 +232,10 @@ public struct ConsoleDriver: Sendable {
         undoPoints.removeLast()
         let restore = number(Request(command: .restore(blob: point.blob)))
         let redraw = number(Request(command: .state))
-        if let id = redraw.id { undoRedraws.insert(id) }
+        if let id = redraw.id {
+            undoRedraws.insert(id)
+            undoneLines[id] = point.typed
+        }
         return .submit(.requests([restore, redraw]))
     }
 
@@ -211,9 +260,9 @@ public struct ConsoleDriver: Sendable {
             let end = events[start...].firstIndex { $0.replyTo != replyTo } ?? events.endIndex
             let command = replyTo.flatMap { commands[$0] }
             let group = Array(events[start..<end])
-            if let replyTo, let screen = snapshotsAsked[replyTo] {
+            if let replyTo, let asked = snapshotsAsked[replyTo] {
                 for case .snapshot(let blob) in group.map(\.event) {
-                    undoPoints.append((screen, blob))
+                    undoPoints.append((asked.screen, blob, asked.typed))
                     if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
                 }
             }
@@ -229,12 +278,29 @@ public struct ConsoleDriver: Sendable {
                 if !group.contains(where: { if case .error = $0.event { true } else { false } }) {
                     lines.append(ConsoleLine(timeLeft(in: group)))
                 }
+            } else if let replyTo, cancels.contains(replyTo) {
+                // The wait it ended says so; a wait that had ended by itself needs no refusal.
+                _ = renderer.render(group, answering: nil)
+            } else if let replyTo, waitsCutShort.contains(replyTo) {
+                let said = renderer.render(group, answering: command)
+                let stopped = ConsoleLine(renderer.context.words(.waitStopped))
+                lines += said == [ConsoleLine(renderer.context.words(.timePasses))] ? [stopped] : said + [stopped]
             } else if let replyTo, undoRedraws.contains(replyTo) {
                 // After an undo the screen is the one the player knows: say that it worked and where the focus is.
                 _ = renderer.render(group, answering: nil)
-                lines += [ConsoleLine(renderer.context.words(.undone))] + renderer.focusLines()
+                let words = renderer.context.words
+                let typed = undoneLines[replyTo].map { String($0.trimmingPrefix(" ").prefix(60)) } ?? ""
+                let said = typed.isEmpty ? words(.undone) : words(.undoneWhat, ["command": typed])
+                lines += [ConsoleLine(said)] + renderer.focusLines()
             } else {
-                lines += renderer.render(group, answering: command)
+                let said = renderer.render(group, answering: command)
+                if command == .game(.repeatAnnouncement) {
+                    // `again` after a wrong answer keeps its verdict, not only the story's words.
+                    if let lastVerdict, !said.isEmpty, !said.contains(lastVerdict) { lines.append(lastVerdict) }
+                } else if !said.isEmpty {
+                    lastVerdict = said.first { $0.style == .wrong || $0.style == .correct }
+                }
+                lines += said
             }
             if let replyTo, let key = afterwords[replyTo], group.contains(where: { $0.event == .done }) {
                 lines.append(ConsoleLine(renderer.context.words(key)))
@@ -244,8 +310,12 @@ public struct ConsoleDriver: Sendable {
                 commands[replyTo] = nil
                 snapshotsAsked[replyTo] = nil
                 undoRedraws.remove(replyTo)
+                undoneLines[replyTo] = nil
                 timeAsks.remove(replyTo)
                 arrivalAsks.remove(replyTo)
+                waitsCutShort.remove(replyTo)
+                cancels.remove(replyTo)
+                if pendingWait == replyTo { pendingWait = nil }
             }
             start = end
         }

@@ -17,6 +17,9 @@ public final class ConsoleFrontEnd: FrontEnd {
         /// Whether to edit lines with libedit (arrows, history, Ctrl-A and Ctrl-E) when the input and
         /// the output are a terminal; otherwise lines are read as they come.
         public var lineEditing: Bool
+        /// Whether a timed level's last ten seconds are one line that changes each second, drawn in
+        /// place above the prompt; by default 10, 5, 3 and 1 seconds left are new lines.
+        public var countdownInPlace: Bool
 
         /// Creates options.
         ///
@@ -24,10 +27,17 @@ public final class ConsoleFrontEnd: FrontEnd {
         ///   - color: Whether to colour hints, errors and verdicts.
         ///   - prompt: Whether to write a prompt.
         ///   - lineEditing: Whether to edit lines at a terminal.
-        public init(color: Bool = false, prompt: Bool = false, lineEditing: Bool = false) {
+        ///   - countdownInPlace: Whether the last ten seconds are drawn in place, every second.
+        public init(
+            color: Bool = false,
+            prompt: Bool = false,
+            lineEditing: Bool = false,
+            countdownInPlace: Bool = false
+        ) {
             self.color = color
             self.prompt = prompt
             self.lineEditing = lineEditing
+            self.countdownInPlace = countdownInPlace
         }
     }
 
@@ -66,6 +76,7 @@ public final class ConsoleFrontEnd: FrontEnd {
         preferences: ConsolePreferences? = nil
     ) {
         self.preferences = preferences
+        self.driver = ConsoleDriver(countdownEverySecond: options.countdownInPlace)
         self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
         let editor =
             options.lineEditing && options.prompt
@@ -103,11 +114,14 @@ public final class ConsoleFrontEnd: FrontEnd {
         guard !isEnded else { return }
         if let editor {
             guard readable.contains(editor.descriptor) else { return }
+            // At a terminal any key cuts a `wait` short; the key itself is then read as usual.
+            if let cancel = driver.cutWaitShort() { submit(cancel) }
             for frame in editor.read() {
                 guard let frame else {
                     editorEnded = true
                     break
                 }
+                if let cancel = driver.cutWaitShort() { submit(cancel) }
                 enter(frame, submit: submit)
                 flush(now: now)
             }
@@ -151,6 +165,7 @@ public final class ConsoleFrontEnd: FrontEnd {
                         if let on = hello.timePressure { preferences?.keep(timePressure: on) }
                     }
                 }
+                if editor != nil, let line = driver.waitLine(for: input) { write([line]) }
                 submit(input)
             case .lines(let lines): write(lines)
             }
@@ -177,8 +192,8 @@ private struct Writer {
     let transcript: FileOutput?
     /// Whether the prompt is on the last line, waiting for the player's Enter.
     private var prompting = false
-    /// Whether the line just above the prompt is the time left, written while the player typed: the
-    /// next time left takes its place, so a countdown is one line that changes.
+    /// Whether the line just above the prompt is one of the last ten seconds, written while the player
+    /// typed: with the countdown drawn in place, the next second takes its place.
     private var timeAbovePrompt = false
 
     init(
@@ -224,12 +239,16 @@ private struct Writer {
     /// - Parameters:
     ///   - text: The lines, each with its terminator.
     ///   - editor: The editor drawing the prompt.
+    ///   - columns: The terminal's width, if known.
     ///   - replacingLineAbove: Whether `text` takes the place of the line above the prompt too.
     /// - Returns: `false` when the output went away.
-    private func interrupt(with text: String, editor: LineEditor, replacingLineAbove: Bool) -> Bool {
+    private func interrupt(with text: String, editor: LineEditor, columns: Int?, replacingLineAbove: Bool) -> Bool {
         // Back to the start of the line and clear it (CR, then EL): the message takes the prompt's place;
         // one line up (CUU) first when it replaces the line above.
-        let clear = "\r\u{1B}[K" + (replacingLineAbove ? "\u{1B}[1A\r\u{1B}[K" : "")
+        // A half-typed line longer than the terminal is wide takes several rows: up to the prompt's row first,
+        // then clear everything below (ED), so no row of it is left behind to look like an entered command.
+        let up = editor.rowsAboveCursor(width: columns ?? 0) + (replacingLineAbove ? 1 : 0)
+        let clear = (up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J"
         guard send(Array((clear + text).utf8)) else { return false }
         editor.redisplay()
         return true
@@ -238,18 +257,28 @@ private struct Writer {
     /// Writes lines; lines that arrive while the prompt waits start below it.
     mutating func show(_ lines: [ConsoleLine], language: String?) -> Bool {
         guard !lines.isEmpty else { return true }
+        // Wrapped between words to the terminal's width, read again for each message (the window may have
+        // been resized); earlier lines are never drawn again.
+        let columns = WordWrap.columns(of: output.descriptor)
         var text = ""
         for line in lines {
-            text += line.formatted(color: options.color) + "\n"
+            for row in WordWrap.rows(line.text, width: columns ?? 0) {
+                text += ConsoleLine(row, style: line.style).formatted(color: options.color) + "\n"
+            }
         }
         let spoken = lines.filter(\.spoken).map(\.text)
         if let speaker, !spoken.isEmpty { speaker.speak(spoken.joined(separator: "\n"), language: language) }
         // A transcript that cannot be written is not worth stopping the game for.
         _ = transcript?.write(Array(lines.map { $0.text + "\n" }.joined().utf8))
         if prompting, let editor, editor.isEditing {
-            let isTime = lines.count == 1 && lines[0].style == .time
+            let isTime = options.countdownInPlace && lines.count == 1 && lines[0].style == .countdown
             defer { timeAbovePrompt = isTime }
-            return interrupt(with: text, editor: editor, replacingLineAbove: isTime && timeAbovePrompt)
+            return interrupt(
+                with: text,
+                editor: editor,
+                columns: columns,
+                replacingLineAbove: isTime && timeAbovePrompt
+            )
         }
         timeAbovePrompt = false
         if prompting { text = "\n" + text }

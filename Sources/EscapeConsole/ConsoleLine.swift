@@ -19,9 +19,11 @@ public struct ConsoleLine: Sendable, Hashable {
         case correct
         /// A wrong answer.
         case wrong
-        /// The time left on a timed level: at a terminal, a new one takes the place of the one before
-        /// it when nothing came between.
+        /// The time left on a timed level.
         case time
+        /// One of a timed level's last ten seconds: with the countdown drawn in place, a new one takes
+        /// the place of the one before it when nothing came between.
+        case countdown
     }
 
     /// The text, without a terminator and without colour codes.
@@ -57,7 +59,7 @@ extension ConsoleLine.Style {
     /// The SGR parameter of the style's colour, or `nil` for none.
     fileprivate var colorCode: String? {
         switch self {
-        case .plain, .item, .time: nil
+        case .plain, .item, .time, .countdown: nil
         case .title: "1"
         case .hint: "36"
         case .error: "31"

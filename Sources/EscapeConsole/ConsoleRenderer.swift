@@ -17,6 +17,18 @@ public struct ConsoleRenderer: Sendable {
     /// Whether anything was announced since the screen on show arrived: `again` repeats it if so, and
     /// the screen's opening otherwise.
     public private(set) var announcedSinceScreen = false
+    /// Whether each of the last ten seconds gets its line (for a countdown drawn in place); otherwise
+    /// only 10, 5, 3 and 1 do, at least two seconds apart, so a reader can follow them.
+    public var countdownEverySecond = false
+
+    /// The seconds said of the last ten, unless ``countdownEverySecond``.
+    static let countdownMarks: Set<Int> = [10, 5, 3, 1]
+
+    /// Whether a hint's unlocking was said and the player has not asked for a hint since: the next
+    /// unlockings are counted, not said, so notices do not pile up during a timed room.
+    private var hintNoticed = false
+    /// The unlockings not said since the last notice; each hint asked for says one of them.
+    private var hintsUnsaid = 0
 
     /// Creates a renderer that has seen nothing yet.
     public init() {}
@@ -52,7 +64,10 @@ public struct ConsoleRenderer: Sendable {
         rotorWords = []
         context.observe(event)
         switch event {
-        case .game(.screen): announcedSinceScreen = false
+        case .game(.screen):
+            announcedSinceScreen = false
+            hintNoticed = false
+            hintsUnsaid = 0
         case .game(.announce(let announcement)) where announcement.category != .echo: announcedSinceScreen = true
         default: break
         }
@@ -70,7 +85,8 @@ public struct ConsoleRenderer: Sendable {
         case .progress(let summary, _):
             return progress(summary, full: command == .state)
         case .error(let error):
-            return [ConsoleLine(words(.error, ["message": Self.sentence(error.message)]), style: .error)]
+            let message = friendly(error, answering: command) ?? Self.sentence(error.message)
+            return [ConsoleLine(words(.error, ["message": message]), style: .error)]
         case .done:
             return []
         case .bye:
@@ -103,7 +119,14 @@ public struct ConsoleRenderer: Sendable {
             }
             return [ConsoleLine(focusLine(focus))]
         case .announce(let announcement):
-            return self.announcement(announcement, repeating: repeatedWords)
+            if announcement.category == .hint, let notice = hintAnnouncement(announcement, answering: command) {
+                return notice
+            }
+            return self.announcement(
+                announcement,
+                repeating: repeatedWords,
+                asked: command == .game(.repeatAnnouncement)
+            )
         case .rotor(let rotor):
             rotorWords = [rotor.rotor] + (rotor.item.map { [$0] } ?? [])
             let stepped = before.rotor.map { $0.element == rotor.element && $0.rotor == rotor.rotor } ?? false
@@ -238,6 +261,11 @@ public struct ConsoleRenderer: Sendable {
                 parts.append(words(.empty))
             }
         }
+        // An unavailable item whose value says its state ("locked") is said by it alone: not
+        // "locked, button, unavailable".
+        if element.traits.contains(.notEnabled), let value = element.value, !value.isEmpty {
+            return parts.joined(separator: ", ")
+        }
         parts += element.traits.compactMap { $0.spokenRole.map { words($0) } }
         return parts.joined(separator: ", ")
     }
@@ -260,7 +288,11 @@ public struct ConsoleRenderer: Sendable {
         return words(.actionsList, ["list": names.joined(separator: ", ")])
     }
 
-    func announcement(_ announcement: Announcement, repeating repeatedWords: [String]) -> [ConsoleLine] {
+    func announcement(
+        _ announcement: Announcement,
+        repeating repeatedWords: [String],
+        asked: Bool = false
+    ) -> [ConsoleLine] {
         let text = announcement.text
         switch announcement.category {
         case .echo:
@@ -273,9 +305,63 @@ public struct ConsoleRenderer: Sendable {
         case .error:
             return [ConsoleLine(words(.error, ["message": text]), style: .error)]
         case .time:
-            return [ConsoleLine(text, style: .time)]
+            // The last ten seconds come as bare numbers: each gets its words.
+            guard let seconds = Int(text.filter { !$0.isWhitespace }), (1...10).contains(seconds) else {
+                return [ConsoleLine(text, style: .time)]
+            }
+            // `again` says the second it is asked at; time says only some.
+            if !asked, !countdownEverySecond, !Self.countdownMarks.contains(seconds) { return [] }
+            return [
+                ConsoleLine(words.counting(seconds, one: .secondsLeftOne, many: .secondsLeftMany), style: .countdown)
+            ]
         case .narrative, .feedback:
             return [ConsoleLine(text)]
+        }
+    }
+
+    /// A hint announcement: the unlocking notice, said once until the player asks for a hint, without a
+    /// `Hint:` prefix (it is no hint); and after a hint asked for, whether another one waits.
+    ///
+    /// - Returns: The lines, or `nil` when the announcement is said as any other.
+    private mutating func hintAnnouncement(_ announcement: Announcement, answering command: Command?) -> [ConsoleLine]?
+    {
+        switch command {
+        case nil, .wait:
+            // Unasked (time passing, a wait): the notice that a hint unlocked.
+            guard !hintNoticed else {
+                hintsUnsaid += 1
+                return []
+            }
+            hintNoticed = true
+            return [ConsoleLine(announcement.text, style: .hint)]
+        case .game(.repeatAnnouncement):
+            return nil
+        default:
+            // Asked for (`hint`, or a gesture that gives one).
+            hintNoticed = false
+            let lines = self.announcement(announcement, repeating: [])
+            guard hintsUnsaid > 0 else { return lines }
+            hintsUnsaid -= 1
+            hintNoticed = true
+            return lines + [ConsoleLine(words(.anotherHintReady), style: .hint)]
+        }
+    }
+
+    /// The console's own words for an engine refusal whose wording is a developer's, if it has some.
+    private func friendly(_ error: ProtocolError, answering command: Command?) -> String? {
+        switch command {
+        case .game(.adjust) where error.code == .notNow:
+            return words(.notAdjustable)
+        case .game(.goto(let chapter, let level)) where error.code == .invalidParams:
+            // The engine's chapter message ends with the count it allows: "… between 1 and 7".
+            let count = String(error.message.reversed().prefix { $0.isNumber }.reversed())
+            switch error.field {
+            case "chapter": return words(.noSuchChapter, ["chapter": "\(chapter)", "count": count])
+            case "level": return words(.noSuchLevel, ["chapter": "\(chapter)", "level": "\(level)"])
+            default: return nil
+            }
+        default:
+            return nil
         }
     }
 

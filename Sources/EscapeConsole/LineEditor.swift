@@ -184,6 +184,22 @@ final class LineEditor {
         return String(scalars)
     }
 
+    /// How many rows above the cursor's the prompt is, at `width` columns: a half-typed line longer
+    /// than the terminal is wide takes several rows.
+    ///
+    /// - Parameter width: The terminal's columns; 0 when not known.
+    /// - Returns: The rows, 0 when the prompt is on the cursor's row.
+    func rowsAboveCursor(width: Int) -> Int {
+        guard isEditing, width > 0 else { return 0 }
+        var length: Int32 = 0
+        var cursor: Int32 = 0
+        efb_edit_measure(editor, &length, &cursor)
+        return (Self.prompt.count + Int(max(0, cursor))) / width
+    }
+
+    /// What libedit draws before the line.
+    static let prompt = "> "
+
     /// Draws the prompt and the half-typed line again, on the line where the cursor is: after a
     /// message took the line they were on.
     func redisplay() {

@@ -33,6 +33,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Colour hints, errors and verdicts with ANSI codes.")
     var color = false
 
+    @Flag(help: "Draw a timed room's last ten seconds in place, one line changing each second, instead of new lines.")
+    var countdownInPlace = false
+
     @Option(help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".")
     var transcript: String?
 
@@ -61,7 +64,12 @@ struct Play: ParsableCommand {
             }
             transcriptFile = descriptor
         }
-        let options = ConsoleFrontEnd.Options(color: color, prompt: isatty(0) == 1, lineEditing: true)
+        let options = ConsoleFrontEnd.Options(
+            color: color,
+            prompt: isatty(0) == 1,
+            lineEditing: true,
+            countdownInPlace: countdownInPlace
+        )
         // `clock off` is kept beside the save, unless nothing is saved; --no-time-pressure wins over it.
         let environment = ProcessInfo.processInfo.environment
         let preferences =

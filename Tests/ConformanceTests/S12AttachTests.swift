@@ -31,7 +31,7 @@ import Glibc
         try console.waitForOutput(containing: "2 of 3: You wake on cold stone.")
 
         console.write(Array("next\n".utf8))
-        try console.waitForOutput(containing: "Error: Another player controls this game and you are following it;")
+        try console.waitForOutput(containing: "Another player controls this game and you are following it;")
         controller.send(#"{"type":"state","id":2}"#)
         let state = try controller.read { $0.type == "done" }
         #expect(state.first { $0.type == "focus" }?.int("index") == 2, "the refused gesture changed nothing")

@@ -115,7 +115,7 @@ struct ConsoleFrontEndTests {
         let game = try RunningEFB(["play", "--memory-save", "--hint-interval", "0.2"])
         game.write(Array("esc\nmagic\n".utf8))
         let announced = poll {
-            game.output.text.contains("Hint: A new hint is ready. Ask for it whenever you like.")
+            game.output.text.contains("A new hint is ready. Ask for it whenever you like.")
         }
         game.finish()
         #expect(announced, "\(game.output.text)")

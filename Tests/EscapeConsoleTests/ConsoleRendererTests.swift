@@ -53,6 +53,10 @@ struct ConsoleRendererTests {
                 "No moonlight reaches this deep. The door stays shut.",
             ]
         )
+        // Issue 23, item 10: `again` keeps the verdict.
+        #expect(
+            driver.enter("again").map(\.text) == ["Wrong.", "No moonlight reaches this deep. The door stays shut."]
+        )
         let solved = driver.enter("a \(senses)")
         #expect(
             Array(solved.map(\.text).prefix(5)) == [
@@ -67,11 +71,24 @@ struct ConsoleRendererTests {
         #expect(solved.last?.text == "1 of 6: The Singing Wall, heading")
     }
 
+    /// Issue 23, item 7: unlockings do not pile up; the next hint asked for says another one waits.
+    @Test func hintUnlockingsAreSaidOnceUntilAHintIsAsked() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        #expect(driver.enter("wait 30").map(\.text) == ["A new hint is ready. Ask for it whenever you like."])
+        #expect(driver.enter("wait 30").map(\.text) == ["Time passes."])
+        #expect(
+            driver.enter("h").map(\.text) == [
+                "Hint 1 of 2: The answer is not something you carry in your hands.", "Another hint is ready too.",
+            ]
+        )
+        #expect(driver.enter("h").map(\.text).first?.hasPrefix("Hint 2 of 2: ") == true)
+    }
+
     @Test func hintsArePrefixedOnce() {
         var (driver, _) = Support.console(at: "cellar-door")
         #expect(driver.enter("h").map(\.text) == ["Hint: No hint yet — wait a little."])
         let unlocked = driver.enter("wait 30")
-        #expect(unlocked.map(\.text) == ["Hint: A new hint is ready. Ask for it whenever you like."])
+        #expect(unlocked.map(\.text) == ["A new hint is ready. Ask for it whenever you like."])
         #expect(unlocked.map(\.style) == [.hint])
         #expect(
             driver.enter("magic").map(\.text) == ["Hint 1 of 2: The answer is not something you carry in your hands."]
@@ -82,12 +99,26 @@ struct ConsoleRendererTests {
         #expect(driver.enter("wait 1").map(\.text) == ["Time passes."])
     }
 
+    /// Issue 23, item 10: refusals are said in the console's words, with no `Error:` prefix.
     @Test func refusalsAreErrors() {
         var (driver, _) = Support.console(at: "cellar-door")
         let refused = driver.enter("r")
-        #expect(refused.map(\.text) == ["Error: The focused element has no rotor."])
+        #expect(refused.map(\.text) == ["The focused element has no rotor."])
         #expect(refused.map(\.style) == [.error])
-        #expect(driver.enter("g 4 1").map(\.text) == ["Error: Level 4.1 is not unlocked yet."])
+        #expect(driver.enter("g 4 1").map(\.text) == ["Level 4.1 is not unlocked yet."])
+        #expect(
+            driver.enter("g 9 1").map(\.text) == [
+                "There is no chapter 9; the game has 7. Type goto, a chapter and a level, such as goto 2 1."
+            ]
+        )
+        #expect(
+            driver.enter("g 1 9").map(\.text) == [
+                "Chapter 1 has no level 9. Type goto, a chapter and a level, such as goto 2 1."
+            ]
+        )
+        #expect(
+            driver.enter("+").map(\.text) == ["This item does not turn; + and - turn items said to be adjustable."]
+        )
     }
 
     @Test func aTextFieldTakesTheTypedAnswer() {
@@ -197,7 +228,8 @@ struct ConsoleRendererTests {
         #expect(menu.first == "Level menu, 34 items:")
         #expect(menu.contains("3. Level 1.1: The First Door, complete, button"))
         #expect(menu.contains("4. Level 1.2: The Singing Wall, current, button, selected"))
-        #expect(menu.contains("5. Level 1.3: The Three Jars, locked, button, unavailable"))
+        // Issue 23, item 10: a locked level is said locked, not "locked, button, unavailable".
+        #expect(menu.contains("5. Level 1.3: The Three Jars, locked"))
         #expect(menu.last == "4 of 34: Level 1.2: The Singing Wall, current, button, selected")
     }
 
@@ -223,8 +255,9 @@ struct ConsoleUndoTests {
         _ = driver.enter("4")
         #expect(driver.enter("+").map(\.text) == ["1"])
         #expect(driver.enter("+").map(\.text) == ["2"])
-        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 1, adjustable"])
-        #expect(driver.enter("u").map(\.text) == ["Undone.", "4 of 6: Left wheel, 0, adjustable"])
+        // Issue 23, item 10: undo says what it took back.
+        #expect(driver.enter("u").map(\.text) == ["Undone: +.", "4 of 6: Left wheel, 1, adjustable"])
+        #expect(driver.enter("u").map(\.text) == ["Undone: +.", "4 of 6: Left wheel, 0, adjustable"])
         #expect(driver.enter("u").map(\.text) == ["There is nothing to undo on this level."])
         #expect(driver.context.screen?.elements[3].value == "0")
     }

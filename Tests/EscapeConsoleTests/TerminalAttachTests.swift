@@ -33,7 +33,7 @@ struct TerminalAttachTests {
         try terminal.waitFor("2 of 3: You wake on cold stone.")
         try other.waitForOutput(containing: "2 of 3: You wake on cold stone.")
         other.write(Array("n\n".utf8))
-        try other.waitForOutput(containing: "Error: Another player controls this game and you are following it;")
+        try other.waitForOutput(containing: "Another player controls this game and you are following it;")
 
         // Ctrl+C at the terminal leaves the game; the other console plays on.
         try terminal.press("C-c")

@@ -66,10 +66,10 @@ struct TerminalEditingTests {
         try terminal.type("a 3")
         try terminal.waitFor("1 of 6: The First Door, heading")
         try terminal.write("hel")
-        try terminal.waitFor("Hint: A new hint is ready. Ask for it whenever you like.")
+        try terminal.waitFor("A new hint is ready. Ask for it whenever you like.")
         try terminal.waitFor("> hel")
         let screen = terminal.lines()
-        let notice = try #require(screen.lastIndex { $0.hasPrefix("Hint: A new hint is ready.") })
+        let notice = try #require(screen.lastIndex { $0.hasPrefix("A new hint is ready.") })
         #expect(screen[(notice + 1)...].map { $0.trimmingCharacters(in: .whitespaces) } == ["> hel"])
         // The line is still the one being edited: finishing it runs help.
         try terminal.write("p")

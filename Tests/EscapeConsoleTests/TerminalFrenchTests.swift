@@ -97,7 +97,9 @@ struct TerminalFrenchTests {
             if !hinted, step.answer.contains("La Première Porte, 6 éléments :") {
                 hinted = true
                 try terminal.type("attendre 30")
-                try terminal.waitFor("Indice : Un nouvel indice est prêt. Demande-le quand tu veux.")
+                try terminal.waitFor("Un nouvel indice est prêt. Demande-le quand tu veux.")
+                // The notice is no hint: no « Indice : » before it (issue 23, item 7).
+                #expect(!terminal.lines().contains { $0.hasPrefix("Indice : Un nouvel indice") })
                 try terminal.type("indice")
                 try terminal.waitFor("Indice 1 sur 2 : ")
             }

@@ -81,6 +81,11 @@ final class TmuxTerminal {
         try run(["send-keys", "-t", "0", "-l", text])
     }
 
+    /// Resizes the window, which sends the program SIGWINCH.
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Presses keys by their tmux names, such as `Up`, `C-a`, `PageUp` or `Enter`.
     func press(_ keys: String...) throws {
         try run(["send-keys", "-t", "0"] + keys)
@@ -92,16 +97,22 @@ final class TmuxTerminal {
         var recent: [String] = []
         let found = poll(seconds: seconds) {
             recent = Array(lines().dropFirst(seen))
-            return texts.allSatisfy { text in recent.contains { $0.contains(text) } }
+            return texts.allSatisfy { text in Self.shows(text, in: recent) }
         }
         guard found else {
-            let missing = texts.filter { text in !recent.contains { $0.contains(text) } }
+            let missing = texts.filter { text in !Self.shows(text, in: recent) }
             throw Failure(
                 description: "waited \(seconds) s for \(missing) on the screen; it shows:\n"
                     + lines().joined(separator: "\n")
             )
         }
         return recent
+    }
+
+    /// Whether `text` is on one of `lines`, or on rows the console wrapped between words to the
+    /// terminal's width (joined again with a space).
+    static func shows(_ text: String, in lines: [String]) -> Bool {
+        lines.contains { $0.contains(text) } || lines.joined(separator: " ").contains(text)
     }
 
     /// The whole screen and its scrollback, wrapped lines joined, without the blank rows below the text.

@@ -9,6 +9,10 @@ extension ConsoleWords {
         case welcome
         /// A `wait` that brought nothing.
         case timePasses
+        /// A `wait` at a terminal, as it starts: `{time}`.
+        case waiting
+        /// A `wait` cut short by a key.
+        case waitStopped
         /// The end of the session.
         case goodbye
         /// The last door opened.
@@ -21,10 +25,20 @@ extension ConsoleWords {
         case tryingRight
         /// A door's code that did not: `{code}`.
         case tryingWrong
-        /// A refusal or an error: `{message}`.
+        /// A refusal or an error: `{message}`, said as it is, with no prefix.
         case error
+        /// `+` or `-` on an item that does not turn.
+        case notAdjustable
+        /// `goto` to a chapter the adventure does not have: `{chapter}`, `{count}` chapters.
+        case noSuchChapter
+        /// `goto` to a level its chapter does not have: `{chapter}`, `{level}`.
+        case noSuchLevel
+        /// `undo`, saying what it took back: `{command}`.
+        case undoneWhat
         /// A hint: `{text}`.
         case hint
+        /// After a hint asked for, when another one unlocked meanwhile.
+        case anotherHintReady
         /// The word hints begin with when the story names them itself ("Hint 1 of 3"), folded.
         case hintWord
         /// Moving past the last item.
@@ -139,6 +153,10 @@ extension ConsoleWords {
         case clockUsage
         /// A duration of one minute.
         case minutesOne
+        /// The last ten seconds of a timed room, one second left.
+        case secondsLeftOne
+        /// The last ten seconds of a timed room: `{count}` seconds left.
+        case secondsLeftMany
         /// A duration of `{count}` minutes.
         case minutesMany
         /// A duration of one second.

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Issue 23, items 5 and 6: the game's own text wrapped between words at a real terminal (tmux), and a
+/// timed room's last ten seconds said in words, at a pace a reader can follow.
+@Suite(.enabled(if: TmuxTerminal.executable != nil, "tmux is not installed: run scripts/install-deps to install it"))
+struct TerminalWrapTests {
+    @Test(arguments: [
+        ("en", "a bucket of coal and a barrel of water", "n"),
+        ("fr", "un seau de charbon et un tonneau d'eau", "s"),
+    ])
+    func linesAreWrappedBetweenWordsToTheTerminalsWidth(locale: String, words: String, next: String) throws {
+        let game = try SavedGame(at: "workshop-forge")
+        let terminal = try TmuxTerminal(command: game.command("--locale \(locale)"), width: 60, height: 20)
+        defer { terminal.stop() }
+        try terminal.waitFor(locale == "en" ? "1 of " : "1 sur ")
+        try terminal.type("n")
+        // Rows the terminal wrapped itself come joined (capture-pane -J): each row must be the game's own.
+        var lines = try terminal.waitFor("2 ")
+        try expectWrapped(lines, width: 60, containing: words)
+        // A narrower window (SIGWINCH) is followed from the next line on.
+        try terminal.resize(width: 40, height: 20)
+        try terminal.type("p")
+        try terminal.waitFor("1 ")
+        try terminal.type("n")
+        lines = try terminal.waitFor("2 ")
+        try expectWrapped(lines, width: 40, containing: words)
+    }
+
+    private func expectWrapped(_ lines: [String], width: Int, containing words: String) throws {
+        let rows = lines.filter { !$0.hasPrefix(">") }
+        #expect(rows.allSatisfy { $0.count <= width }, "rows wider than \(width): \(rows)")
+        // Joined again with spaces, the rows hold every word whole.
+        let joined = rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined.contains(words), "\(rows)")
+    }
+
+    @Test(arguments: [
+        ("en", ["10 seconds left.", "5 seconds left.", "3 seconds left.", "1 second left."], "9 seconds left."),
+        (
+            "fr", ["Plus que 10 secondes.", "Plus que 5 secondes.", "Plus que 3 secondes.", "Plus qu'une seconde."],
+            "Plus que 9 secondes."
+        ),
+    ])
+    func theLastTenSecondsAreNewLinesWithWordsAtAReadablePace(locale: String, said: [String], unsaid: String) throws {
+        let game = try SavedGame(at: "torch-frozen-door")
+        let terminal = try TmuxTerminal(command: game.command("--locale \(locale)"))
+        defer { terminal.stop() }
+        try terminal.waitFor(locale == "en" ? "This room is timed: 3 minutes." : "1 sur ")
+        try terminal.type("wait 179")
+        let lines = try terminal.waitFor(said[3])
+        for text in said { #expect(lines.contains(text), "\(lines)") }
+        #expect(!lines.contains(unsaid))
+        // No bare number stands on a line of its own.
+        #expect(!lines.contains { Int($0.trimmingCharacters(in: .whitespaces)) != nil }, "\(lines)")
+    }
+}
