@@ -20,11 +20,16 @@ let adventure: Adventure = {
     }
 }()
 
-/// The contracted English table, and BRLTTY's own (plain) text.
-let translators: [any BrailleTranslator] = [
-    PlainBrailleTranslator(),
-    LouisTranslator.automaticTable(language: "en").flatMap { try? LouisTranslator(table: $0) },
-].compactMap { $0 }
+/// BRLTTY's own (plain) text, and the contracted English table when built with liblouis.
+let translators: [any BrailleTranslator] = {
+    var translators: [any BrailleTranslator] = [PlainBrailleTranslator()]
+    #if Louis
+    if let table = LouisTranslator.automaticTable(language: "en"), let louis = try? LouisTranslator(table: table) {
+        translators.append(louis)
+    }
+    #endif
+    return translators
+}()
 
 /// Plays `input`: byte 0 the width (1-80), byte 1 the translator, then 8 bytes a key code.
 func press(_ input: UnsafeRawBufferPointer) {
