@@ -24,6 +24,8 @@ enum CrashLine {
     private nonisolated(unsafe) static var lines: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>?
     /// The terminal's settings at start-up, when standard input is a terminal.
     private nonisolated(unsafe) static var terminal: UnsafeMutablePointer<termios>?
+    /// The handler's own stack, kept for the life of the process (held here, so no leak checker calls it lost).
+    private nonisolated(unsafe) static var alternateStack: UnsafeMutableRawPointer?
 
     /// Installs the handler, unless `EFB_BACKTRACE=1`.
     ///
@@ -41,12 +43,13 @@ enum CrashLine {
         lines = table
         if isatty(0) == 1 {
             let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-            if tcgetattr(0, saved) == 0 { terminal = saved }
+            if tcgetattr(0, saved) == 0 { terminal = saved } else { saved.deallocate() }
         }
         // Its own stack, so a stack overflow can still say it.
         var stack = stack_t()
         let size = 1 << 16
-        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        alternateStack = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        stack.ss_sp = alternateStack
         stack.ss_size = size
         stack.ss_flags = 0
         _ = sigaltstack(&stack, nil)
