@@ -154,8 +154,9 @@ final class LineEditor {
         }
         // Measured without making a String: this runs for every key of a line up to the limit.
         let length = characters.reduce(0) { $0 + Self.utf8Width($1) }
+        let cells = characters.reduce(0) { $0 + Self.cellWidth($1) }
         let added = characters.count - Int(before)
-        if length > maximumLength, added > 0 {
+        if length > maximumLength || cells > Self.cellLimit(of: descriptor), added > 0 {
             // Taken out as soon as typed: libedit's line, and the work each key causes, stay bounded.
             dropped += length - kept
             efb_edit_delete(editor, Int32(added))
@@ -163,6 +164,27 @@ final class LineEditor {
             kept = length
         }
         return []
+    }
+
+    /// The columns `character` may take at most on a terminal: two from U+1100 on (wide East Asian
+    /// characters and emoji), one below.
+    static func cellWidth(_ character: wchar_t) -> Int {
+        UInt32(bitPattern: character) < 0x1100 ? 1 : 2
+    }
+
+    /// The most cells a line may take on the terminal `descriptor`: the screen less three rows (the
+    /// prompt's and room to spare), at least one row.
+    ///
+    /// libedit 3.1 lays a line out on as many rows as the terminal has and no more: a line taller than
+    /// the screen writes through a missing row (a NULL dereference in `el_wgets`, found by
+    /// efb-fuzz-edit with 1,071 characters of `çà€😀` on 60 × 20). Keeping the line shorter than the
+    /// screen keeps libedit inside its rows (wraps `ioctl(TIOCGWINSZ)`).
+    static func cellLimit(of descriptor: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return 80 * 21
+        }
+        return Int(size.ws_col) * max(1, Int(size.ws_row) - 3)
     }
 
     /// The bytes `character` takes in UTF-8; a value that is no Unicode scalar takes U+FFFD's three.
