@@ -69,6 +69,12 @@ struct BrailleLayout: Equatable {
     /// The window that shows the character at `offset`.
     func window(containing offset: Int) -> Int { line(containing: offset) / rows }
 
+    /// The first character window `window` shows (the end of the text for an empty one).
+    func firstOffset(window: Int) -> Int {
+        let line = max(0, min(window * rows, lines.count - 1))
+        return text.sourceOfCell[min(lines[line].lowerBound, text.cells.count)]
+    }
+
     /// The cells of window `window`, `columns` per row, padded with blanks.
     func cells(window: Int, columns: Int) -> [Character] {
         var cells: [Character] = []
