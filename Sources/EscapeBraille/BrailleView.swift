@@ -102,6 +102,7 @@ public struct BrailleView {
     ///   - size: The display's size.
     ///   - options: How messages are shown.
     ///   - translator: How text becomes cells (default: as it is, for BRLTTY's text table).
+    ///   - language: The language of the front end's own words until the game says its own.
     public init(
         size: DisplaySize,
         options: Options = Options(),

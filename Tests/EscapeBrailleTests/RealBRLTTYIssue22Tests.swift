@@ -131,7 +131,9 @@ extension RealBRLTTYTests {
         try type("gla", on: display)
         try display.waitFor(prefix: "Your answer: gla")
         try type("ss, the clear", on: display)
-        try display.waitFor(timeout: 10, "the caret's window") { $0.hasSuffix("the clear") || $0.contains("the clear ") }
+        try display.waitFor(timeout: 10, "the caret's window") {
+            $0.hasSuffix("the clear") || $0.contains("the clear ")
+        }
         try display.press("KEY_BACKSPACE") { $0.contains("the clea") && !$0.contains("the clear") }
     }
 

@@ -183,11 +183,11 @@ final class VirtualDisplay: @unchecked Sendable {
     func press(_ key: String) throws {
         let gap = 0.12 - Date().timeIntervalSince(lastPress)
         if gap > 0 { usleep(UInt32(gap * 1_000_000)) }
-        lastPress = Date()
         if strict {
             let unread = state.withLock { $0.history.dropFirst($0.read) }
-            guard unread.isEmpty else { throw TestFailure("\(key) pressed without reading \(Array(unread))") }
+            guard unread.isEmpty else { throw UnreadDisplay(key: key, unread: Array(unread)) }
         }
+        lastPress = Date()
         try send(key)
     }
 
@@ -285,6 +285,13 @@ final class VirtualDisplay: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A key was about to be pressed while the display showed something the test had not read.
+struct UnreadDisplay: Error, CustomStringConvertible {
+    let key: String
+    let unread: [String]
+    var description: String { "\(key) pressed without reading \(unread)" }
 }
 
 /// `efb braille` against `host` without authorization, seeded, with flash messages shown until a key.

@@ -235,7 +235,8 @@ public final class RemoteHost: GameHost {
             // The front end is told the shared game is over, even when the server could not say so, so
             // it does not sit on the last screen of a game that is gone.
             if hasStarted && !saidEnded {
-                events.append(StampedEvent(seq: 0, replyTo: nil, generation: 0, event: .ended(reason: .quit, cutShort: true)))
+                let ended = Event.ended(reason: .quit, cutShort: true)
+                events.append(StampedEvent(seq: 0, replyTo: nil, generation: 0, event: ended))
             }
         }
         return events
