@@ -180,11 +180,14 @@ public struct BrailleView {
         if editor == nil, focus?.element.id == shownElement, newText != shownText {
             // The window that shows the change (a rotor turned, a value stepped): the label still starts
             // the first window, and the player reads what changed without panning.
-            let same = zip(shownText, newText).prefix { $0 == $1 }.count
-            let sameEnd = zip(shownText.reversed(), newText.reversed()).prefix { $0 == $1 }.count
-            let lastChanged = max(same, newText.count - sameEnd - 1)
+            // The first changed letter or digit (a value's colon or blank may end the line before it).
+            let characters = Array(newText)
+            var changed = zip(shownText, newText).prefix { $0 == $1 }.count
+            while changed < characters.count, !characters[changed].isLetter, !characters[changed].isNumber {
+                changed += 1
+            }
             segment = .main
-            pan = mainLayout.window(containing: lastChanged)
+            pan = mainLayout.window(containing: changed)
         }
     }
 

@@ -42,9 +42,11 @@ extension RealBRLTTYTests {
             arguments: ["--memory-save", "--locale", "fr", "--braille-table", "auto"]
         )
         defer { french.stop() }
-        let title = try LouisTranslator(table: "fr-bfu-g2").translate(Array("Dans le noir"), style: .contracted)
+        let abrege = try LouisTranslator(table: "fr-bfu-g2")
+        let title = abrege.translate(Array("Dans le noir"), style: .contracted)
+        let position = String(abrege.translate(Array("1/3"), style: .contracted).cells)
         try display.waitFor(timeout: 15, "the French title in abrégé") { _ in
-            display.shown.hasPrefix(String(title.cells) + " hdr 1/3")
+            display.shown.hasPrefix(String(title.cells) + " hdr " + position)
         }
         #expect(french.standardError.contains("Braille table: fr-bfu-g2.ctb"))
     }

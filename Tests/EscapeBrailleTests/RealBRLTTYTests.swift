@@ -140,7 +140,7 @@ struct RealBRLTTYTests {
         try restarted.start()
         defer { restarted.stop() }
         try restarted.waitFor(timeout: 30, "the game to say it is back") { $0.hasPrefix("Welcome back.") }
-        try restarted.press("FWINRT") { $0 == before }
+        try restarted.press("FWINLT") { $0 == before }
         #expect(game.standardError.contains("BRLTTY is back"))
         // Nothing was lost: the game goes on from there.
         try restarted.press("LNDN") { $0.hasPrefix("Continue btn 3/3") }
@@ -231,7 +231,7 @@ struct RealBRLTTYTests {
         #expect(game.process.isRunning)
         try display.resize(columns: 40)
         try display.waitFor("the message on 40 cells") { $0 == "This level has no hints." && display.width == 40 }
-        try display.press("ROUTE 1") { $0 == "Darkness hdr 1/3" }
+        try display.press("FWINLT") { $0 == "Darkness hdr 1/3" }
     }
 
     @Test func aMultiRowDisplayShowsTheTextOnEveryRow() throws {
