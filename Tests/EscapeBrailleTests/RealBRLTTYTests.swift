@@ -281,8 +281,8 @@ struct RealBRLTTYTests {
         case let puzzle as CustomActionPuzzle:
             for object in puzzle.objects {
                 try focus(display, startingWith: object.label)
-                try step(display, key: "NXPROMPT") { $0.contains(": \(object.correct) act ") }
-                try display.press("ROUTE 1") { !$0.contains(": \(object.correct) act ") }
+                try step(display, key: "NXPROMPT") { $0.contains(" \(object.correct) act ") }
+                try display.press("ROUTE 1") { !$0.contains(" \(object.correct) act ") }
                 if object != puzzle.objects.last { try dismissMessages(display, until: object.label) }
             }
         case let lock as DialsPuzzle:
