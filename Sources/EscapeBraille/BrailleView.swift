@@ -323,8 +323,9 @@ public struct BrailleView {
             }
             let current = selectedAction ?? (direction == .next ? -1 : names.count)
             selectedAction = (current + (direction == .next ? 1 : -1) + names.count) % names.count
+            // The window that shows the chosen action (the first one when the whole fits).
             segment = .main
-            pan = 0
+            pan = chosenActionRange.map { mainLayout.window(containing: $0.lowerBound) } ?? 0
             return []
         case .type(let character):
             edit {
@@ -497,7 +498,14 @@ public struct BrailleView {
     private var mainLayout: BrailleLayout {
         // The caret always has a cell, even where the text breaks into the next line.
         let caret = editor.map { editPrefix.count + $0.caret }
-        return BrailleLayout(translate(focusPieces), width: size.columns, rows: size.rows, keeping: caret)
+        let content = focusContent
+        return BrailleLayout(
+            translate(content.pieces),
+            width: size.columns,
+            rows: size.rows,
+            keeping: caret,
+            together: content.action
+        )
     }
 
     private func translate(_ pieces: [Piece]) -> BrailleText {
@@ -524,8 +532,14 @@ public struct BrailleView {
     /// ``focusText`` in pieces, each with how it is shown: words contracted when the table is, and
     /// positions and counts in the table's own number forms; role words and the typed answer literal,
     /// so they read as they always did.
-    private var focusPieces: [Piece] {
-        guard let focus else { return [(screen?.title ?? "", .contracted)] }
+    private var focusPieces: [Piece] { focusContent.pieces }
+
+    /// The chosen action's name and position as characters of ``focusText``, or `nil` when none is
+    /// chosen: they are laid out together, never split across windows.
+    private var chosenActionRange: Range<Int>? { focusContent.action }
+
+    private var focusContent: (pieces: [Piece], action: Range<Int>?) {
+        guard let focus else { return ([(screen?.title ?? "", .contracted)], nil) }
         let element = focus.element
         var pieces: [Piece] = [(element.label, .contracted)]
         if let editor {
@@ -534,12 +548,15 @@ public struct BrailleView {
             pieces.append((": " + value, .contracted))
         }
         let names = actions?.element == element.id ? actions?.actions ?? [] : []
+        var action: Range<Int>?
         if let selectedAction, selectedAction < names.count {
             // The chosen action right after the label, so choosing changes the first window.
             pieces.append((editor == nil && element.value?.isEmpty == false ? "; " : ": ", .literal))
+            let start = pieces.reduce(0) { $0 + $1.text.count }
             pieces.append((names[selectedAction], .contracted))
             pieces.append((" " + BrailleWords.actionAbbreviation(language) + " ", .literal))
             pieces.append(("\(selectedAction + 1)/\(names.count)", .contracted))
+            action = start..<pieces.reduce(0) { $0 + $1.text.count }
         }
         if let role = Self.roleWord(element.traits) { pieces.append((" " + role, .literal)) }
         // A position says nothing when the element is alone on its screen.
@@ -556,7 +573,7 @@ public struct BrailleView {
             pieces.append(("\(names.count)", .contracted))
             pieces.append((" " + BrailleWords.actionAbbreviation(language), .literal))
         }
-        return pieces
+        return (pieces, action)
     }
 
     /// The rotor as it follows the element's position: its name, the item unless it is the value

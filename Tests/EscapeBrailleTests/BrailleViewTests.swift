@@ -52,9 +52,10 @@ struct ViewHarness {
         dismissMessages()
     }
 
-    /// Dismisses the messages on the display with a routing key, which does nothing else.
+    /// Reads the messages on the display to their end with FWINRT, which past a message's end removes
+    /// it and does nothing else (a routing key would also activate what is under it).
     mutating func dismissMessages() {
-        while !view.flashes.isEmpty { press(.route(cell: 0)) }
+        while !view.flashes.isEmpty { press(.command(.fullWindowRight)) }
     }
 
     var text: String { view.frame.text.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) }
@@ -195,14 +196,26 @@ struct ViewHarness {
     @Test func selectsACustomActionAndPerformsIt() throws {
         var game = try ViewHarness(columns: 80, flashMilliseconds: 0, chapter: 4)
         for _ in 0..<5 where !game.text.hasPrefix("Bellows") { game.press(.command(.lineDown)) }
-        #expect(game.text.hasPrefix("Bellows: not handled yet btn 3/5 2 actions"))
+        #expect(game.text.hasPrefix("Bellows: not handled yet btn 3/5 2 act"))
         game.press(.command(.nextPrompt))
-        #expect(game.text.hasPrefix("Pump action 1/2 - Bellows"))
+        #expect(game.text.hasPrefix("Bellows: not handled yet; Pump act 1/2 btn 3/5"))
         game.press(.command(.previousPrompt))
-        #expect(game.text.hasPrefix("Fold away action 2/2 - Bellows"))
+        #expect(game.text.hasPrefix("Bellows: not handled yet; Fold away act 2/2 btn 3/5"))
         game.press(.command(.nextPrompt))
         #expect(game.press(.route(cell: 3)) == [.action(.index(1))])
         #expect(game.text == "Air rushes into the forge.")
+    }
+
+    @Test func aChosenActionIsNeverSplitAcrossWindows() throws {
+        // "Bucket of coal: not handled yet; Kick over act 1/3" is longer than 40 cells: the action's
+        // window starts with it instead of cutting "Kick" from "over".
+        var game = try ViewHarness(columns: 40, flashMilliseconds: 0, chapter: 4)
+        for _ in 0..<5 where !game.text.hasPrefix("Bucket of coal") { game.press(.command(.lineDown)) }
+        #expect(game.text.hasPrefix("Bucket of coal: not handled yet"))
+        for _ in 0..<3 where !game.text.contains("Kick over") { game.press(.command(.nextPrompt)) }
+        #expect(game.text.hasPrefix("Kick over act "))
+        game.press(.command(.fullWindowLeft))
+        #expect(game.text == "Bucket of coal: not handled yet;")
     }
 
     @Test func saysWhenThereIsNoActionToChoose() throws {
