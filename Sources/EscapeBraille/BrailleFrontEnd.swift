@@ -83,6 +83,11 @@ public final class BrailleFrontEnd: FrontEnd {
     private var toldAway = false
     /// What the front end has to tell the session at its next service (the display went or came back).
     private var queued: [SessionInput] = []
+    /// Whether the game is one `efb serve` shares (the server said this client's role).
+    private var followsSharedGame = false
+    /// The shared game ended, and whether the display said so.
+    private var sharedGameEnded = false
+    private var saidSharedGameEnded = false
 
     /// Creates a front end.
     ///
@@ -102,7 +107,12 @@ public final class BrailleFrontEnd: FrontEnd {
         self.clock = clock
         self.options = options
         self.log = log
-        self.view = BrailleView(size: DisplaySize(columns: 40), options: options.view, translator: options.translator)
+        self.view = BrailleView(
+            size: DisplaySize(columns: 40),
+            options: options.view,
+            translator: options.translator,
+            language: options.keyLanguage
+        )
         self.backoff = options.reconnectInitial
     }
 
@@ -178,11 +188,53 @@ public final class BrailleFrontEnd: FrontEnd {
     /// Lays the events out on the view; the display is written at the flush.
     public func show(_ events: [StampedEvent], now: Int64) {
         view.apply(events, now: now)
+        for stamped in events {
+            switch stamped.event {
+            case .role:
+                followsSharedGame = true
+            case .ended(let reason, _) where stamped.replyTo == nil && followsSharedGame && reason != .escaped:
+                sharedGameEnded = true
+            default:
+                continue
+            }
+        }
     }
 
-    /// Writes the view to the display, if it changed.
+    /// Writes the view to the display, if it changed; once the shared game it follows ended, says so.
     public func flush(now: Int64) {
         render()
+        if sharedGameEnded && !saidSharedGameEnded {
+            saidSharedGameEnded = true
+            sayTheSharedGameEnded()
+        }
+    }
+
+    /// The shared game this display followed ended: the display says so until a key is pressed or a
+    /// message's time is up (10 s when messages stay until a key), so the player is not left reading
+    /// the last screen of a game that is gone; the loop then ends, the host being finished.
+    private func sayTheSharedGameEnded() {
+        log("The shared game has ended.")
+        guard let display, !heldByBRLTTY, display.size.cells > 0 else { return }
+        var farewell = BrailleView(size: view.size, options: options.view, translator: options.translator)
+        farewell.flash(BrailleWords.sharedGameEnded(view.language), now: clock.now())
+        do throws(BrailleError) {
+            try display.write(farewell.frame)
+            // A display with nothing to wait on (a test's) has been told; a real one waits for a key.
+            guard let descriptor = display.fileDescriptor else { return }
+            let shown = options.view.flashMilliseconds > 0 ? options.view.flashMilliseconds : 10_000
+            var left = shown
+            while left > 0 && !StopSignals.requested {
+                let started = clock.now()
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&poller, 1, Int32(clamping: min(left, 250)))
+                left -= max(clock.now() - started, 1)
+                while let key = try display.readKey() {
+                    if key != .command(.offline) && key != .command(.noop) { return }
+                }
+            }
+        } catch {
+            return
+        }
     }
 
     // MARK: Connection

@@ -79,8 +79,10 @@ public enum BrailleKeyMap {
             meaning: "activate the element (a routing key on any of its cells)",
             commands: [],
             otherKeys: Words(
-                english: "a routing key on the element or Enter",
-                french: "une touche de routage sur l'élément ou Entrée"
+                english: "a routing key on the element or Enter; in a text field, Enter or the routing key "
+                    + "at the caret (any other routing key moves the caret there)",
+                french: "une touche de routage sur l'élément ou Entrée ; dans un champ de texte, Entrée ou la "
+                    + "touche de routage du curseur (une autre touche de routage y déplace le curseur)"
             )
         ),
         Binding(
@@ -130,6 +132,8 @@ public enum BrailleKeyMap {
     public static func keyNames(in language: KeyLanguage) -> [String: String] {
         var names: [String: String] = [:]
         for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
+        // The short words of the display are explained once, with the key a player learns first.
+        names["next", default: ""] += "; " + BrailleWords.legend(language)
         return names
     }
 

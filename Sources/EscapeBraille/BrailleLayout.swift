@@ -12,8 +12,14 @@ struct BrailleLayout: Equatable {
     let rows: Int
 
     /// Lays out `characters` one per cell, as BRLTTY's text table shows them.
-    init(_ characters: [Character], width: Int, rows: Int, keeping kept: Int? = nil) {
-        self.init(BrailleText(plain: characters), width: width, rows: rows, keeping: kept)
+    init(
+        _ characters: [Character],
+        width: Int,
+        rows: Int,
+        keeping kept: Int? = nil,
+        together: Range<Int>? = nil
+    ) {
+        self.init(BrailleText(plain: characters), width: width, rows: rows, keeping: kept, together: together)
     }
 
     /// Lays out `text`'s cells in lines of at most `width` cells.
@@ -22,26 +28,41 @@ struct BrailleLayout: Equatable {
     /// longer than the line is cut. The blank a line breaks on is not shown, so no cell is lost to it,
     /// except the blank at `kept` (the caret's place in the text), which starts the next line so the
     /// caret has a cell.
-    init(_ text: BrailleText, width: Int, rows: Int, keeping kept: Int? = nil) {
+    ///
+    /// The characters in `together` (a chosen action's name and position) are never split across
+    /// lines when they fit one: the line breaks before them instead.
+    init(_ text: BrailleText, width: Int, rows: Int, keeping kept: Int? = nil, together: Range<Int>? = nil) {
         precondition(width > 0 && rows > 0, "a display has at least one cell")
         self.text = text
         self.rows = rows
         let cells = text.cells
         let keptCell = kept.map { text.cellOfSource[min(max($0, 0), text.source.count)] }
+        let group = together.map { range in
+            let cell = { text.cellOfSource[min(max($0, 0), text.source.count)] }
+            return cell(range.lowerBound)..<cell(range.upperBound)
+        }
         var lines: [Range<Int>] = []
         var start = 0
         while cells.count - start > width {
             let limit = start + width
+            var line = start..<limit
+            var next = limit
             if BrailleText.isBlank(cells[limit]) {
-                lines.append(start..<limit)
-                start = limit == keptCell ? limit : limit + 1
+                next = limit == keptCell ? limit : limit + 1
             } else if let blank = cells[start..<limit].lastIndex(where: BrailleText.isBlank), blank > start {
-                lines.append(start..<blank)
-                start = blank == keptCell ? blank : blank + 1
-            } else {
-                lines.append(start..<limit)
-                start = limit
+                line = start..<blank
+                next = blank == keptCell ? blank : blank + 1
             }
+            if let group, group.count <= width, group.lowerBound > start,
+                group.lowerBound < line.upperBound, line.upperBound < group.upperBound
+            {
+                // The group would be split: the line ends before it (on the blank before it, if any).
+                let end = group.lowerBound
+                line = start..<(end - 1 > start && BrailleText.isBlank(cells[end - 1]) ? end - 1 : end)
+                next = end
+            }
+            lines.append(line)
+            start = next
         }
         lines.append(start..<cells.count)
         self.lines = lines
@@ -68,6 +89,12 @@ struct BrailleLayout: Equatable {
 
     /// The window that shows the character at `offset`.
     func window(containing offset: Int) -> Int { line(containing: offset) / rows }
+
+    /// The first character window `window` shows (the end of the text for an empty one).
+    func firstOffset(window: Int) -> Int {
+        let line = max(0, min(window * rows, lines.count - 1))
+        return text.sourceOfCell[min(lines[line].lowerBound, text.cells.count)]
+    }
 
     /// The cells of window `window`, `columns` per row, padded with blanks.
     func cells(window: Int, columns: Int) -> [Character] {

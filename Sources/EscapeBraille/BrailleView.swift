@@ -46,7 +46,20 @@ public struct BrailleView {
 
     /// The display's size.
     public var size: DisplaySize {
-        didSet { if size != oldValue { revealCaret() } }
+        didSet {
+            guard size != oldValue else { return }
+            if editor != nil && segment == .main {
+                revealCaret()
+            } else {
+                // The window that shows the text the player was reading, at the new width.
+                let old = BrailleLayout(
+                    translate(segmentPieces),
+                    width: oldValue.columns,
+                    rows: oldValue.rows
+                )
+                pan = currentLayout.window(containing: old.firstOffset(window: min(pan, old.windowCount - 1)))
+            }
+        }
     }
     /// The options.
     public let options: Options
@@ -66,6 +79,16 @@ public struct BrailleView {
     private var draftScreen: String?
     private var segment = Segment.main
     private var pan = 0
+    /// Set by FWINLT at an element's first window: the element the engine moves to opens at its last
+    /// window, so reading backwards is reading forwards reversed.
+    private var arriveAtEnd = false
+    /// Where the player was reading when an interlude (the assistive screen, the level menu) took the
+    /// display: the screen, the element, the segment and the window's first character.
+    private var placeBeforeInterlude: (screen: String, element: String, segment: Segment, offset: Int)?
+    /// The language of the front end's own words: the game's.
+    public var language: KeyLanguage
+    /// Whether another client controls the shared game this display follows.
+    private var following = false
     /// The message on the display, then at most one waiting (what came since, joined).
     private var queue: [Flash] = []
     /// Messages waiting to be shown; the first is on the display.
@@ -79,14 +102,17 @@ public struct BrailleView {
     ///   - size: The display's size.
     ///   - options: How messages are shown.
     ///   - translator: How text becomes cells (default: as it is, for BRLTTY's text table).
+    ///   - language: The language of the front end's own words until the game says its own.
     public init(
         size: DisplaySize,
         options: Options = Options(),
-        translator: any BrailleTranslator = PlainBrailleTranslator()
+        translator: any BrailleTranslator = PlainBrailleTranslator(),
+        language: KeyLanguage = .english
     ) {
         self.size = size
         self.options = options
         self.translator = translator
+        self.language = language
     }
 
     // MARK: Events
@@ -140,14 +166,28 @@ public struct BrailleView {
                     now: now
                 )
             case .error(let error):
-                flash(error.message, now: now)
+                // A refusal while another player controls a shared game is said in the player's words.
+                flash(error.code == .readOnly ? BrailleWords.followingAnotherPlayer(language) : error.message, now: now)
+            case .hello(let hello):
+                language = KeyLanguage(locale: hello.locale)
+            case .role(let role, let controlFree):
+                following = role == .observer && !controlFree
             default:
                 continue
             }
         }
-        if editor == nil, focus?.element.id == shownElement, focusText != shownText {
+        let newText = focusText
+        if editor == nil, focus?.element.id == shownElement, newText != shownText {
+            // The window that shows the change (a rotor turned, a value stepped): the label still starts
+            // the first window, and the player reads what changed without panning.
+            // The first changed letter or digit (a value's colon or blank may end the line before it).
+            let characters = Array(newText)
+            var changed = zip(shownText, newText).prefix { $0 == $1 }.count
+            while changed < characters.count, !characters[changed].isLetter, !characters[changed].isNumber {
+                changed += 1
+            }
             segment = .main
-            pan = 0
+            pan = mainLayout.window(containing: changed)
         }
     }
 
@@ -167,11 +207,22 @@ public struct BrailleView {
 
     private mutating func applyFocus(_ state: FocusState) {
         let moved = state.element.id != focus?.element.id || state.screen != focus?.screen
+        let leaving = focus
+        let leavingPlace = currentLayout.firstOffset(window: min(pan, currentLayout.windowCount - 1))
+        let leavingSegment = segment
         focus = state
         guard moved else { return }
+        let interlude = screen?.kind == .assistive || screen?.kind == .menu
+        if let leaving, interlude, placeBeforeInterlude == nil, leaving.screen != state.screen {
+            placeBeforeInterlude = (leaving.screen, leaving.element.id, leavingSegment, leavingPlace)
+        } else if !interlude, placeBeforeInterlude?.screen != state.screen {
+            // Another screen than the one left: the place is gone with it.
+            placeBeforeInterlude = nil
+        }
         segment = .main
         pan = 0
         selectedAction = nil
+        defer { arriveAtEnd = false }
         if rotor?.element != state.element.id { rotor = nil }
         if actions?.element != state.element.id { actions = nil }
         if state.element.traits.contains(.textField) {
@@ -181,6 +232,22 @@ public struct BrailleView {
             revealCaret()
         } else {
             editor = nil
+        }
+        if let place = placeBeforeInterlude, place.screen == state.screen {
+            placeBeforeInterlude = nil
+            // Back from the interlude to the element the player was reading: the same window.
+            if place.element == state.element.id, editor == nil {
+                segment = place.segment == .hint && hintLayout != nil ? .hint : .main
+                pan = currentLayout.window(containing: place.offset)
+            }
+        } else if arriveAtEnd, editor == nil {
+            // Reading backwards: the last window, the hint's when there is one.
+            if let hintLayout {
+                segment = .hint
+                pan = hintLayout.windowCount - 1
+            } else {
+                pan = mainLayout.windowCount - 1
+            }
         }
     }
 
@@ -230,15 +297,16 @@ public struct BrailleView {
     /// Carries out an intent.
     public mutating func handle(_ intent: BrailleIntent, now: Int64) -> [GameCommand] {
         if !queue.isEmpty {
-            // The player acts on what they read: a key pressed on a message only dismisses it (or
-            // pans it), so nothing changes unseen underneath.
+            // Messages are passive: panning reads the message (past either end, it goes and the display
+            // shows what is under it); any other key removes it and does its own job, so a message never
+            // takes a key, a typed character or a routing key, and a countdown never traps the player.
             if case .pan(let direction) = intent {
                 panFlash(direction, now: now)
-            } else {
-                dismissFlash(now: now)
+                return []
             }
-            return []
+            dismissFlash(now: now)
         }
+        arriveAtEnd = false
         switch intent {
         case .game(let command):
             return [command]
@@ -255,8 +323,9 @@ public struct BrailleView {
             }
             let current = selectedAction ?? (direction == .next ? -1 : names.count)
             selectedAction = (current + (direction == .next ? 1 : -1) + names.count) % names.count
+            // The window that shows the chosen action (the first one when the whole fits).
             segment = .main
-            pan = 0
+            pan = chosenActionRange.map { mainLayout.window(containing: $0.lowerBound) } ?? 0
             return []
         case .type(let character):
             edit {
@@ -334,12 +403,19 @@ public struct BrailleView {
                 segment = .hint
                 pan = 0
             } else {
-                return [.next]
+                // Panning is reading: a display that follows another player stays at the end.
+                return following ? [] : [.next]
             }
         case (.hint, .next):
-            if pan + 1 < hintWindows { pan += 1 } else { return [.next] }
+            if pan + 1 < hintWindows { pan += 1 } else { return following ? [] : [.next] }
         case (.main, .previous):
-            if pan > 0 { pan -= 1 } else { return [.previous] }
+            if pan > 0 {
+                pan -= 1
+            } else {
+                // The previous element opens at its last window (see ``applyFocus(_:)``).
+                arriveAtEnd = true
+                return following ? [] : [.previous]
+            }
         case (.hint, .previous):
             if pan > 0 {
                 pan -= 1
@@ -358,7 +434,7 @@ public struct BrailleView {
         case .next:
             if flashPan + 1 < windows { flashPan += 1 } else { dismissFlash(now: now) }
         case .previous:
-            flashPan = max(0, flashPan - 1)
+            if flashPan > 0 { flashPan -= 1 } else { dismissFlash(now: now) }
         }
     }
 
@@ -405,6 +481,15 @@ public struct BrailleView {
         queue.first.map { BrailleLayout(translate([($0.text, .contracted)]), width: size.columns, rows: size.rows) }
     }
 
+    /// The layout of what the display shows under any message: the element or its hint.
+    private var currentLayout: BrailleLayout { segment == .main ? mainLayout : (hintLayout ?? mainLayout) }
+
+    /// The pieces of ``currentLayout``.
+    private var segmentPieces: [Piece] {
+        if segment == .hint, let hint = focus?.element.hint, !hint.isEmpty { return [(hint, .contracted)] }
+        return focusPieces
+    }
+
     private var hintLayout: BrailleLayout? {
         guard let hint = focus?.element.hint, !hint.isEmpty else { return nil }
         return BrailleLayout(translate([(hint, .contracted)]), width: size.columns, rows: size.rows)
@@ -413,7 +498,14 @@ public struct BrailleView {
     private var mainLayout: BrailleLayout {
         // The caret always has a cell, even where the text breaks into the next line.
         let caret = editor.map { editPrefix.count + $0.caret }
-        return BrailleLayout(translate(focusPieces), width: size.columns, rows: size.rows, keeping: caret)
+        let content = focusContent
+        return BrailleLayout(
+            translate(content.pieces),
+            width: size.columns,
+            rows: size.rows,
+            keeping: caret,
+            together: content.action
+        )
     }
 
     private func translate(_ pieces: [Piece]) -> BrailleText {
@@ -432,72 +524,56 @@ public struct BrailleView {
 
     /// The focused element in words: label, value or typed text, role, position, rotor and action.
     ///
-    /// When that does not fit on the display, what the player turns leads (the rotor and its item, or
-    /// the adjustable value), so that turning it changes the first window.
+    /// The label always starts the first window, on any display: what the element is comes first,
+    /// then its value (what the player turns), then the short role and position, then the rotor and
+    /// the custom actions.
     public var focusText: String { focusPieces.map(\.text).joined() }
 
-    /// ``focusText`` in pieces, each with how it is shown: words contracted when the table is; role
-    /// words, positions, counts and the typed answer literal, so they read as they always did.
-    private var focusPieces: [Piece] {
-        guard let focus else { return [(screen?.title ?? "", .contracted)] }
+    /// ``focusText`` in pieces, each with how it is shown: words contracted when the table is, and
+    /// positions and counts in the table's own number forms; role words and the typed answer literal,
+    /// so they read as they always did.
+    private var focusPieces: [Piece] { focusContent.pieces }
+
+    /// The chosen action's name and position as characters of ``focusText``, or `nil` when none is
+    /// chosen: they are laid out together, never split across windows.
+    private var chosenActionRange: Range<Int>? { focusContent.action }
+
+    private var focusContent: (pieces: [Piece], action: Range<Int>?) {
+        guard let focus else { return ([(screen?.title ?? "", .contracted)], nil) }
         let element = focus.element
-        var label: [Piece] = [(element.label, .contracted)]
+        var pieces: [Piece] = [(element.label, .contracted)]
         if let editor {
-            label = [(editPrefix, .contracted), (String(editor.text), .literal)]
+            pieces = [(editPrefix, .contracted), (String(editor.text), .literal)]
         } else if let value = element.value, !value.isEmpty {
-            label.append((": " + value, .contracted))
+            pieces.append((": " + value, .contracted))
         }
-        var position: [Piece] = []
-        if let role = Self.roleWord(element.traits) { position.append((" " + role, .literal)) }
-        position.append((" \(focus.index)/\(focus.count)", .literal))
-        var rest: [Piece] = []
+        let names = actions?.element == element.id ? actions?.actions ?? [] : []
+        var action: Range<Int>?
+        if let selectedAction, selectedAction < names.count {
+            // The chosen action right after the label, so choosing changes the first window.
+            pieces.append((editor == nil && element.value?.isEmpty == false ? "; " : ": ", .literal))
+            let start = pieces.reduce(0) { $0 + $1.text.count }
+            pieces.append((names[selectedAction], .contracted))
+            pieces.append((" " + BrailleWords.actionAbbreviation(language) + " ", .literal))
+            pieces.append(("\(selectedAction + 1)/\(names.count)", .contracted))
+            action = start..<pieces.reduce(0) { $0 + $1.text.count }
+        }
+        if let role = Self.roleWord(element.traits) { pieces.append((" " + role, .literal)) }
+        // A position says nothing when the element is alone on its screen.
+        if focus.count > 1 {
+            pieces.append((" ", .literal))
+            pieces.append(("\(focus.index)/\(focus.count)", .contracted))
+        }
         if let rotor, rotor.element == element.id {
-            rest.append((" ", .literal))
-            rest += Self.rotorPieces(rotor, value: element.value)
+            pieces.append((" ", .literal))
+            pieces += Self.rotorPieces(rotor, value: element.value)
         }
-        if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
-            if let selectedAction {
-                // The chosen action leads, so it is on the display without panning.
-                let action: [Piece] = [
-                    (names[selectedAction] + " action", .contracted),
-                    (" \(selectedAction + 1)/\(names.count) - ", .literal),
-                ]
-                return action + label + position + rest
-            }
-            rest += Self.actionCount(names.count)
+        if selectedAction == nil, !names.isEmpty {
+            pieces.append((" ", .literal))
+            pieces.append(("\(names.count)", .contracted))
+            pieces.append((" " + BrailleWords.actionAbbreviation(language), .literal))
         }
-        let pieces = label + position + rest
-        guard editor == nil, let lead = changingPieces,
-            BrailleLayout(translate(pieces), width: size.columns, rows: size.rows).windowCount > 1
-        else { return pieces }
-        // The value is in the lead when it is the rotor's item or the adjustable value: say it once.
-        let valueLeads = rotor?.element == element.id ? rotor?.item == element.value : true
-        var others = (valueLeads ? [(element.label, .contracted)] : label) + position
-        if let names = actions?.actions, actions?.element == element.id, !names.isEmpty {
-            others += Self.actionCount(names.count)
-        }
-        return lead + [(" - ", .literal)] + others
-    }
-
-    /// How many custom actions the element has, the number literal.
-    private static func actionCount(_ count: Int) -> [Piece] {
-        [(" \(count)", .literal), (count == 1 ? " action" : " actions", .contracted)]
-    }
-
-    /// What the player turns on the focused element, as it leads a text too long for the display:
-    /// the rotor with its item (the value, when the item is the value), or an adjustable value.
-    private var changingPieces: [Piece]? {
-        guard let element = focus?.element else { return nil }
-        if let rotor, rotor.element == element.id {
-            var words: [Piece] = [(rotor.rotor, .contracted)]
-            if let item = rotor.item { words.append((": \(item)", .contracted)) }
-            if let index = rotor.itemIndex { words.append((" \(index)/\(rotor.itemCount)", .literal)) }
-            return words
-        }
-        if let value = element.value, !value.isEmpty, element.traits.contains(.adjustable) {
-            return [(value, .contracted)]
-        }
-        return nil
+        return (pieces, action)
     }
 
     /// The rotor as it follows the element's position: its name, the item unless it is the value
@@ -505,7 +581,10 @@ public struct BrailleView {
     private static func rotorPieces(_ rotor: RotorState, value: String?) -> [Piece] {
         var words: [Piece] = [(rotor.rotor, .contracted)]
         if let item = rotor.item, item != value { words.append((": \(item)", .contracted)) }
-        if let index = rotor.itemIndex { words.append((" \(index)/\(rotor.itemCount)", .literal)) }
+        if let index = rotor.itemIndex {
+            words.append((" ", .literal))
+            words.append(("\(index)/\(rotor.itemCount)", .contracted))
+        }
         return words
     }
 
@@ -513,6 +592,7 @@ public struct BrailleView {
     static func roleWord(_ traits: [Trait]) -> String? {
         if traits.contains(.textField) { return "edt" }
         if traits.contains(.adjustable) { return "adj" }
+        // "dim": not usable yet (a locked level, say), as the key help explains.
         if traits.contains(.button) { return traits.contains(.notEnabled) ? "btn dim" : "btn" }
         if traits.contains(.header) { return "hdr" }
         return nil

@@ -131,7 +131,7 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: host) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames["next"] == "the key for “go down one line” (LNDN)")
+        #expect(session.engine.keyNames["next"]?.hasPrefix("the key for “go down one line” (LNDN)") == true)
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
     }
 
@@ -147,7 +147,7 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: session) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames["next"] == "la touche « descendre d'une ligne » (LNDN)")
+        #expect(session.engine.keyNames["next"]?.hasPrefix("la touche « descendre d'une ligne » (LNDN)") == true)
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames(in: .french))
     }
 
@@ -192,7 +192,8 @@ final class SteppingClock: GameClock {
         // Back where the player was, told so, with the new display's size.
         #expect(second.text == "Welcome back.")
         #expect(session.engine.focus.element.id == "text")
-        second.keys = [.route(cell: 2)]
+        // FWINLT before the message's start: the message goes (any other key would also act).
+        second.keys = [.command(.fullWindowLeft)]
         run(frontEnd, on: host) { second.text.hasPrefix("You wake on cold") }
         #expect(second.text == "You wake on cold")
     }
@@ -249,7 +250,7 @@ final class SteppingClock: GameClock {
         run(frontEnd, on: session) { display.text.hasPrefix("Welcome back.") }
         #expect(display.text == "Welcome back. Carrying on where you")
         #expect(connector.attempts == 1)
-        display.keys = [.route(cell: 1)]
+        display.keys = [.command(.fullWindowLeft)]
         run(frontEnd, on: session) { display.text.hasPrefix("You wake on cold") }
         #expect(display.text == "You wake on cold stone. Your lantern")
     }

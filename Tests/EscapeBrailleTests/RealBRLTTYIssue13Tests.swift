@@ -89,12 +89,12 @@ extension RealBRLTTYTests {
 
         // The relit torch: answer during its countdown; the verdict shows at once and no number after it.
         try display.waitFor(timeout: 15, "the relit torch's time") { $0.hasPrefix("15 seconds left") }
-        try display.press("ROUTE 1") { !$0.hasPrefix("15 seconds left") }
+        try display.press("FWINRT") { !$0.hasPrefix("15 seconds left") }
         try focus(display, startingWith: "My other senses")
         try display.waitFor(timeout: 15, "the countdown") { Self.isCountdown($0) }
         let solved = "The door swings open"
         for _ in 0..<8 where !display.text.hasPrefix(solved) {
-            // A key on a number only dismisses it; the next one activates the answer under it.
+            // A key on a number removes it and activates the answer under it.
             let shown = display.text
             try display.press("ROUTE 1") { $0 != shown }
         }
@@ -145,7 +145,7 @@ extension RealBRLTTYTests {
         try restarted.start()
         defer { restarted.stop() }
         try restarted.waitFor(timeout: 30, "the game to say it is back") { $0.hasPrefix("Welcome back.") }
-        try restarted.press("ROUTE 1") { $0.hasPrefix("Your answer: gla edt") }
+        try restarted.press("FWINRT") { $0.hasPrefix("Your answer: gla edt") }
         try type("ss", on: restarted)
         try restarted.press("KEY_ENTER") { $0.hasPrefix("The stone sighs") }
     }

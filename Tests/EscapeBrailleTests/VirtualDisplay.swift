@@ -26,7 +26,13 @@ final class VirtualDisplay: @unchecked Sendable {
         var dots: [Character] = []
         var history: [String] = []
         var closed = false
+        /// How many of ``history``'s lines the test has read.
+        var read = 0
     }
+
+    /// Whether a key may be pressed only once the test has read everything the display showed (the
+    /// whole-game tests): a press with something unread fails.
+    var strict = false
 
     /// How the test reads the display's text: as it is, or (contracted Braille) back-translated.
     var reader: @Sendable (String) -> String = { $0 }
@@ -102,8 +108,9 @@ final class VirtualDisplay: @unchecked Sendable {
                     guard line.hasPrefix("Visual \""), line.hasSuffix("\"") else { continue }
                     let text = String(line.dropFirst(8).dropLast())
                     state.withLock {
+                        // A blinking cursor sends the same text again: that is nothing new to read.
+                        if $0.history.last != text { $0.history.append(text) }
                         $0.visual = text
-                        $0.history.append(text)
                     }
                 }
             }
@@ -128,10 +135,16 @@ final class VirtualDisplay: @unchecked Sendable {
     /// What the display shows now, trailing blanks removed, as ``reader`` reads it.
     var text: String { reader(shown) }
 
+    /// Whether the display showed something since the test last read it.
+    var hasUnread: Bool { state.withLock { $0.read < $0.history.count } }
+
     /// What BRLTTY was given to show now (U+28xx characters stand for their dots), trailing blanks
     /// removed.
     var shown: String {
-        state.withLock { $0.visual }.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+        state.withLock {
+            $0.read = $0.history.count
+            return $0.visual
+        }.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
     }
 
     /// The dots of every cell as BRLTTY last sent them to the display, as U+28xx characters.
@@ -170,6 +183,10 @@ final class VirtualDisplay: @unchecked Sendable {
     func press(_ key: String) throws {
         let gap = 0.12 - Date().timeIntervalSince(lastPress)
         if gap > 0 { usleep(UInt32(gap * 1_000_000)) }
+        if strict {
+            let unread = state.withLock { $0.history.dropFirst($0.read) }
+            guard unread.isEmpty else { throw UnreadDisplay(key: key, unread: Array(unread)) }
+        }
         lastPress = Date()
         try send(key)
     }
@@ -268,6 +285,13 @@ final class VirtualDisplay: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A key was about to be pressed while the display showed something the test had not read.
+struct UnreadDisplay: Error, CustomStringConvertible {
+    let key: String
+    let unread: [String]
+    var description: String { "\(key) pressed without reading \(unread)" }
 }
 
 /// `efb braille` against `host` without authorization, seeded, with flash messages shown until a key.

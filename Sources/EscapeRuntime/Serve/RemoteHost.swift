@@ -68,6 +68,8 @@ public final class RemoteHost: GameHost {
     private var words = EngineWords.english
     private var controlFree = false
     private var saidBye = false
+    /// The server said the shared game ended (`ended` to every client).
+    private var saidEnded = false
     /// The player's input ended: the connection closes once every request is answered.
     private var leaving = false
     /// What the server said about this client before the front end was ready (`hello`, `role`, problems).
@@ -228,7 +230,15 @@ public final class RemoteHost: GameHost {
                 }
             }
         }
-        if input.isEnded { end(.closedByServer(saidBye: saidBye)) }
+        if input.isEnded {
+            end(.closedByServer(saidBye: saidBye))
+            // The front end is told the shared game is over, even when the server could not say so, so
+            // it does not sit on the last screen of a game that is gone.
+            if hasStarted && !saidEnded {
+                let ended = Event.ended(reason: .quit, cutShort: true)
+                events.append(StampedEvent(seq: 0, replyTo: nil, generation: 0, event: ended))
+            }
+        }
         return events
     }
 
@@ -241,6 +251,8 @@ public final class RemoteHost: GameHost {
             self.controlFree = controlFree
         case .bye:
             saidBye = true
+        case .ended where stamped.replyTo == nil:
+            saidEnded = true
         case .hello(let hello):
             words = EngineWords(locale: hello.locale)
         default:
