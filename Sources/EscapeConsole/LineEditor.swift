@@ -178,13 +178,10 @@ final class LineEditor {
     /// libedit 3.1 lays a line out on as many rows as the terminal has and no more: a line taller than
     /// the screen writes through a missing row (a NULL dereference in `el_wgets`, found by
     /// efb-fuzz-edit with 1,071 characters of `çà€😀` on 60 × 20). Keeping the line shorter than the
-    /// screen keeps libedit inside its rows (wraps `ioctl(TIOCGWINSZ)`).
+    /// screen keeps libedit inside its rows.
     static func cellLimit(of descriptor: Int32) -> Int {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
-            return 80 * 21
-        }
-        return Int(size.ws_col) * max(1, Int(size.ws_row) - 3)
+        guard let size = WordWrap.size(of: descriptor), size.rows > 0 else { return 80 * 21 }
+        return size.columns * max(1, size.rows - 3)
     }
 
     /// The bytes `character` takes in UTF-8; a value that is no Unicode scalar takes U+FFFD's three.

@@ -11,9 +11,15 @@ enum WordWrap {
     ///
     /// Asked again each time (one `ioctl`), so a resized window (SIGWINCH) is followed from the next line on.
     static func columns(of descriptor: Int32) -> Int? {
+        size(of: descriptor)?.columns
+    }
+
+    /// The columns and rows of the terminal `descriptor` is, or `nil` when it is no terminal (wraps
+    /// `ioctl(TIOCGWINSZ)`); rows are 0 when the terminal does not say.
+    static func size(of descriptor: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        return (Int(size.ws_col), Int(size.ws_row))
     }
 
     /// `text` in rows of at most `width` characters, broken at spaces.
