@@ -173,7 +173,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Helpers every test target shares: the built efb, running it, draining pipes, waiting for conditions.
-        .target(name: "EscapeTestSupport", swiftSettings: strictSettings),
+        .target(name: "EscapeTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
         .testTarget(
             name: "EscapeCoreTests",
             dependencies: ["EscapeCore", "EscapeContent"],
