@@ -16,6 +16,16 @@ public struct ConsoleContext: Sendable, Hashable {
     public var actions: ActionList?
     /// The adventure's locale, from `hello`.
     public var locale: String?
+    /// In a game `efb serve` shares, this console's part and whether nobody plays: `nil` on a game of its own.
+    public var control: SharedControl?
+
+    /// A console's part in a shared game, as the last `role` event told it.
+    public struct SharedControl: Sendable, Hashable {
+        /// Whether this console plays or watches.
+        public var role: ClientRole
+        /// Whether nobody plays, so the next move takes the game.
+        public var isFree: Bool
+    }
 
     /// Creates a context that has seen nothing yet.
     public init() {}
@@ -44,6 +54,8 @@ public struct ConsoleContext: Sendable, Hashable {
             }
         case .game(.rotor(let rotor)):
             self.rotor = rotor
+        case .role(let role, let controlFree):
+            control = SharedControl(role: role, isFree: controlFree)
         case .game(.actions(let actions)):
             self.actions = actions
         case .game(.elementChanged(let element)):
@@ -52,7 +64,7 @@ public struct ConsoleContext: Sendable, Hashable {
             }
             if focus?.element.id == element.id { focus?.element = element }
         case .game(.announce), .game(.result), .game(.sound), .game(.ended), .game(.ambient), .game(.timer),
-            .progress, .error, .done, .bye, .ended, .validActions, .snapshot, .idle, .role:
+            .progress, .error, .done, .bye, .ended, .validActions, .snapshot, .idle:
             break
         }
     }

@@ -93,8 +93,26 @@ public struct ConsoleRenderer: Sendable {
             return [ConsoleLine(words(.goodbye))]
         case .ended(let reason, _):
             return reason == .escaped ? [ConsoleLine(words(.escaped), style: .correct)] : []
-        case .validActions, .snapshot, .idle, .role:
+        case .role:
+            return controlChanged(from: before.control, to: context.control)
+        case .validActions, .snapshot, .idle:
             return []
+        }
+    }
+
+    /// In a shared game, what changed for this console: said when it starts watching, when nobody plays
+    /// any more (its next move takes the game), and when it takes the game; nothing for a console that
+    /// played from the start.
+    private func controlChanged(
+        from before: ConsoleContext.SharedControl?,
+        to now: ConsoleContext.SharedControl?
+    ) -> [ConsoleLine] {
+        guard let now, now != before else { return [] }
+        switch now.role {
+        case .observer:
+            return [ConsoleLine(words(now.isFree ? .controlFree : .watching))]
+        case .controller:
+            return before == nil ? [] : [ConsoleLine(words(.playing))]
         }
     }
 

@@ -15,6 +15,12 @@ extension ConsoleWords {
         case waitStopped
         /// The end of the session.
         case goodbye
+        /// In a shared game, another client has control and this console follows.
+        case watching
+        /// In a shared game, nobody plays now: the console's next move takes the game.
+        case controlFree
+        /// In a shared game, this console took the game and plays it.
+        case playing
         /// The last door opened.
         case escaped
         /// A right answer.
