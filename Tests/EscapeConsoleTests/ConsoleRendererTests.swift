@@ -271,3 +271,50 @@ struct ConsoleUndoTests {
         #expect(driver.enter("Yes").map(\.text).contains("A new game begins. Your earlier progress has been cleared."))
     }
 }
+
+/// What an attached console says as a shared game's control changes hands (`role` events).
+struct ConsoleSharedControlTests {
+    private func said(_ roles: [(ClientRole, Bool)], locale: String = "en") -> [[String]] {
+        var renderer = ConsoleRenderer()
+        let hello = ServerHello(
+            protocolVersion: 1,
+            version: .v1_1,
+            versions: [.v1_0, .v1_1],
+            engineVersion: "0.1.0",
+            locale: locale,
+            adventureID: "escape-from-blindness",
+            adventureTitle: "Escape",
+            capabilities: []
+        )
+        _ = renderer.render([StampedEvent(seq: 1, replyTo: nil, generation: 0, event: .hello(hello))])
+        return roles.map { role, free in
+            let event = StampedEvent(seq: 2, replyTo: nil, generation: 0, event: .role(role, controlFree: free))
+            return renderer.render([event]).map(\.text)
+        }
+    }
+
+    @Test func aFollowerIsToldWhenControlComesFreeAndWhenItTakesIt() {
+        #expect(
+            said([(.observer, false), (.observer, false), (.observer, true), (.controller, false)]) == [
+                ["You are following this game; another player has control."],
+                [],
+                ["Control is free: your next move plays the game."],
+                ["You have control of the game now."],
+            ]
+        )
+    }
+
+    @Test func theFirstPlayerHearsNothingOfControl() {
+        #expect(said([(.controller, false)]) == [[]])
+    }
+
+    @Test func inFrench() {
+        #expect(
+            said([(.observer, false), (.observer, true), (.controller, false)], locale: "fr") == [
+                ["Tu suis cette partie ; un autre joueur la mène."],
+                ["La main est libre : ton prochain geste joue la partie."],
+                ["Tu mènes la partie maintenant."],
+            ]
+        )
+    }
+}
