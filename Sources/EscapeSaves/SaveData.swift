@@ -11,12 +11,15 @@ public struct SaveData: Sendable, Hashable {
     public var completed: [String]
     /// Id of the level to carry on with, or `nil` when the game was finished.
     public var current: String?
+    /// The order chance gave each level that has one (its answers' ids as shown), by level id.
+    public var answerOrders: [String: [String]]
 
     /// Creates save data.
-    public init(adventureID: String, completed: [String], current: String?) {
+    public init(adventureID: String, completed: [String], current: String?, answerOrders: [String: [String]] = [:]) {
         self.adventureID = adventureID
         self.completed = completed
         self.current = current
+        self.answerOrders = answerOrders
     }
 
     /// The save form of `progress` in `adventure`.
@@ -25,7 +28,8 @@ public struct SaveData: Sendable, Hashable {
         self.init(
             adventureID: adventure.id,
             completed: levels.map(\.id).filter { progress.completed.contains($0) },
-            current: progress.current.map { adventure.chapters[$0.chapter].levels[$0.level].id }
+            current: progress.current.map { adventure.chapters[$0.chapter].levels[$0.level].id },
+            answerOrders: progress.answerOrders
         )
     }
 
@@ -51,21 +55,30 @@ public struct SaveData: Sendable, Hashable {
         }
         let position =
             reachable ? levels.first { $0.id == current }?.position : levels.first { !solved.contains($0.id) }?.position
-        return Progress(completed: solved, current: position)
+        // The engine keeps only the orders that are its levels' answers (see `Engine`).
+        return Progress(completed: solved, current: position, answerOrders: answerOrders)
     }
 
     /// The bytes of a save file holding this record alone (see ``SaveFile/encoded()``).
     public func encoded() -> [UInt8] { SaveFile([self]).encoded() }
 
-    /// The save format's body for this record: `{"completed":[...],"current":...}`.
+    /// The save format's body for this record: `{"completed":[...],"current":...}`, with
+    /// `"answerOrders":{level id: [answer ids]}` when a level has one.
     var record: JSONValue {
-        [
+        var record: [String: JSONValue] = [
             "completed": .array(completed.map(JSONValue.string)),
             "current": current.map(JSONValue.string) ?? .null,
         ]
+        if !answerOrders.isEmpty {
+            record["answerOrders"] = .object(answerOrders.mapValues { .array($0.map(JSONValue.string)) })
+        }
+        return .object(record)
     }
 
-    /// Reads one record: `completed` (level ids) and `current` (a level id or null).
+    /// Reads one record: `completed` (level ids), `current` (a level id or null), `answerOrders`.
+    ///
+    /// An order that is not a list of strings is left out, not refused: it
+    /// is not something the player earned, and the rest of the record is still good.
     static func record(_ object: [String: JSONValue], adventureID: String) throws(SaveError) -> SaveData {
         guard case .array(let list) = object["completed"] else { throw .corrupt("completed is missing") }
         var completed: [String] = []
@@ -79,7 +92,18 @@ public struct SaveData: Sendable, Hashable {
         case .null: current = nil
         default: throw .corrupt("current must be a level id or null")
         }
-        return SaveData(adventureID: adventureID, completed: completed, current: current)
+        var orders: [String: [String]] = [:]
+        if case .object(let kept)? = object["answerOrders"] {
+            for (level, value) in kept {
+                guard case .array(let items) = value else { continue }
+                let ids = items.compactMap { item -> String? in
+                    if case .string(let id) = item { return id }
+                    return nil
+                }
+                if ids.count == items.count { orders[level] = ids }
+            }
+        }
+        return SaveData(adventureID: adventureID, completed: completed, current: current, answerOrders: orders)
     }
 }
 

@@ -311,7 +311,8 @@ import Testing
         #expect(transcript.last("progress", 1)?["saved"] == true)
         let text = try String(contentsOf: save, encoding: .utf8)
         #expect(text.contains(#""escape-from-blindness":{"completed":["cellar-door"],"current":"cellar-door"}"#))
-        #expect(text.contains(#""lantern-room":{"completed":["room-latch"]"#))
+        #expect(text.contains(#""lantern-room":{"answerOrders":{"room-latch":["#))
+        #expect(text.contains(#""completed":["room-latch"],"current":"room-word"}"#))
     }
 
     @Test("§7.10 Saves: a file that is not a save of this game is refused with status 64, untouched")

@@ -27,7 +27,16 @@ struct ClosedQuestionTests {
         let events = try game.send(.activate(element: "senses"))
         #expect(events.outcomes == [.correct])
         #expect(events.screenIDs == ["level-cellar-water"])
-        #expect(game.saves == [Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1))])
+        #expect(game.saves.count == 1)
+        #expect(
+            game.saves.first?.hasSameEarnings(
+                as: Progress(completed: ["cellar-door"], current: LevelPosition(chapter: 0, level: 1))
+            ) == true
+        )
+        #expect(
+            game.saves.first?.answerOrders["cellar-water"]
+                == game.screen.elements.filter { $0.traits.contains(.button) }.map(\.id)
+        )
     }
 
     @Test func answersAreShuffledBySeedAndTheSameSeedGivesTheSameOrder() throws {

@@ -172,3 +172,26 @@ struct SaveStoreTests {
         #expect(store.saveCount == 1)
     }
 }
+
+/// Issue 23, item 11: the answers' orders travel in the save, and a bad one costs nothing earned.
+struct SaveAnswerOrderTests {
+    @Test func ordersAreWrittenWhenThereAreAnyAndReadBack() throws {
+        let data = SaveData(adventureID: "adv", completed: ["a"], current: "b", answerOrders: ["b": ["y", "x", "z"]])
+        let text = String(decoding: SaveFile([data]).encoded(), as: UTF8.self)
+        let record = #"{"answerOrders":{"b":["y","x","z"]},"completed":["a"],"current":"b"}"#
+        #expect(text == #"{"adventures":{"adv":"# + record + #"},"format":2}"# + "\n")
+        #expect(try SaveFile.decode(Array(text.utf8))[adventure: "adv"] == data)
+    }
+
+    @Test func aMalformedOrderIsLeftOutAndTheRestKept() throws {
+        let text = #"""
+            {"adventures":{"adv":{"answerOrders":{"b":["y",1],"c":"x","d":["q"]},"completed":["a"],"current":"b"}},"format":2}
+            """#
+        let read = try #require(try SaveFile.decode(Array(text.utf8))[adventure: "adv"])
+        #expect(read.completed == ["a"])
+        #expect(read.current == "b")
+        #expect(read.answerOrders == ["d": ["q"]])
+        let ignored = #"{"adventures":{"adv":{"answerOrders":7,"completed":["a"],"current":"b"}},"format":2}"#
+        #expect(try SaveFile.decode(Array(ignored.utf8))[adventure: "adv"]?.answerOrders == [:])
+    }
+}

@@ -20,15 +20,29 @@ struct LevelState: Hashable, Sendable, Codable {
 }
 
 extension Engine {
-    /// A fresh state for the level at `position`, from its kind (closed answers are shuffled here).
+    /// A fresh state for the level at `position`, from its kind: closed answers are shuffled the first
+    /// time the level is entered, and keep that order (kept in the progress, so in the save) after.
     mutating func makeLevelState(at position: LevelPosition, now: Int64) -> LevelState {
-        var levelState = LevelState(enteredAt: now, puzzle: startState(of: level(at: position).puzzle.content))
-        levelState.timed = timePressure && level(at: position).timeLimit != nil
+        let level = level(at: position)
+        var levelState = LevelState(enteredAt: now, puzzle: startState(of: level.puzzle.content, level: level.id))
+        levelState.timed = timePressure && level.timeLimit != nil
         return levelState
     }
 
-    private mutating func startState<Kind: LevelKind>(of content: Kind) -> PuzzleState {
-        PuzzleState(kind: Kind.kind, value: content.start(using: &state.rng))
+    /// Lets chance decide the layout of the level at `position` now, when it has none yet: for the
+    /// first level of the next chapter, so the save written on solving the last one holds it.
+    mutating func settleLayout(at position: LevelPosition) {
+        let level = level(at: position)
+        _ = startState(of: level.puzzle.content, level: level.id)
+    }
+
+    private mutating func startState<Kind: LevelKind>(of content: Kind, level id: String) -> PuzzleState {
+        if let layout = state.progress.answerOrders[id], let kept = content.start(from: layout) {
+            return PuzzleState(kind: Kind.kind, value: kept)
+        }
+        let fresh = content.start(using: &state.rng)
+        state.progress.answerOrders[id] = content.layout(of: fresh)
+        return PuzzleState(kind: Kind.kind, value: fresh)
     }
 
     /// Hands a gesture to the kind of the level on show and turns its response into effects.
@@ -124,10 +138,10 @@ extension Engine {
             .event(.result(AnswerResult(outcome: .correct, level: level.id))),
             .event(.sound(.solved)),
             .event(.announce(Announcement(level.solved, priority: .assertive, category: .feedback))),
-            .save(state.progress),
         ]
         if let next {
             if next.chapter != position.chapter {
+                settleLayout(at: next)
                 enter(.chapter(next.chapter))
                 effects.append(.event(.sound(.chapter)))
             } else {
@@ -136,6 +150,8 @@ extension Engine {
         } else {
             enter(.end)
         }
+        // Saved once the next level's layout is settled, so a resume shows it as it is now.
+        effects.insert(.save(state.progress), at: 3)
         return effects
     }
 }

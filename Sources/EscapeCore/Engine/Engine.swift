@@ -455,7 +455,13 @@ public struct Engine: Sendable {
         {
             current = LevelPosition(chapter: 0, level: 0)
         }
-        return Progress(completed: progress.completed.intersection(ids), current: current)
+        var orders: [String: [String]] = [:]
+        for level in adventure.chapters.lazy.flatMap(\.levels) {
+            if let order = progress.answerOrders[level.id], level.puzzle.accepts(layout: order) {
+                orders[level.id] = order
+            }
+        }
+        return Progress(completed: progress.completed.intersection(ids), current: current, answerOrders: orders)
     }
 }
 

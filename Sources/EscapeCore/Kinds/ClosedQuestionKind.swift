@@ -19,6 +19,18 @@ extension ClosedQuestion: LevelKind {
         return order
     }
 
+    /// The answers' ids in their shuffled order.
+    public func layout(of state: State) -> [String]? {
+        state.map { answers[$0].id }
+    }
+
+    /// The order `layout` names, when it names every answer once.
+    public func start(from layout: [String]) -> State? {
+        let order = layout.compactMap { id in answers.firstIndex { $0.id == id } }
+        guard order.count == answers.count, Set(order).count == answers.count else { return nil }
+        return order
+    }
+
     /// The question, then the answers in their shuffled order.
     public func elements(_ state: State, messages: Messages) -> [Element] {
         [Element(id: Engine.questionID, label: question, traits: [.staticText])]

@@ -17,6 +17,12 @@ public protocol LevelKind: Sendable, Hashable, Decodable {
 
     /// The state when the player arrives; `random` is the game's seeded generator.
     func start(using random: inout SeededGenerator) -> State
+    /// The part of a fresh state that chance decided, as the ids it put in order (the answers'
+    /// order on screen), kept in the save so a resumed level looks as it did; `nil` when chance
+    /// decides nothing.
+    func layout(of state: State) -> [String]?
+    /// The fresh state `layout` describes, or `nil` when it is not a layout of this content.
+    func start(from layout: [String]) -> State?
     /// The elements after the level's title and story.
     func elements(_ state: State, messages: Messages) -> [Element]
     /// Carries out a gesture aimed at the kind.
@@ -46,6 +52,12 @@ extension LevelKind {
 
     /// Most kinds have no rotor.
     public func rotor(_ state: State, element: String) -> RotorState? { nil }
+
+    /// Most kinds leave nothing to chance.
+    public func layout(of state: State) -> [String]? { nil }
+
+    /// Most kinds leave nothing to chance, so have no layout to start from.
+    public func start(from layout: [String]) -> State? { nil }
 
     /// Decodes the content and wraps it.
     public static func puzzle(from decoder: any Decoder) throws -> Puzzle {
@@ -167,6 +179,15 @@ public struct Puzzle: Sendable, Hashable {
 
     /// The kind's name.
     public var kind: String { type(of: content).kind }
+
+    /// Whether `layout` describes a fresh state of this puzzle (see ``LevelKind/start(from:)``).
+    public func accepts(layout: [String]) -> Bool {
+        accepts(content, layout)
+    }
+
+    private func accepts<Kind: LevelKind>(_ content: Kind, _ layout: [String]) -> Bool {
+        content.start(from: layout) != nil
+    }
 
     /// Compares the contents.
     public static func == (lhs: Puzzle, rhs: Puzzle) -> Bool {

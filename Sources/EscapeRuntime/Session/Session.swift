@@ -632,7 +632,7 @@ public struct Session: Sendable {
             summary.chapterID = nil
             summary.chapters = []
         }
-        return .progress(summary, saved: writable && savedProgress == engine.progress)
+        return .progress(summary, saved: writable && savedProgress?.hasSameEarnings(as: engine.progress) == true)
     }
 
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
