@@ -53,10 +53,11 @@ let package = Package(
         .target(name: "EscapeJSON", swiftSettings: strictSettings),
         // NDJSON framing and the wire form of commands and events.
         .target(name: "EscapeProtocol", dependencies: ["EscapeCore", "EscapeJSON"], swiftSettings: strictSettings),
-        // Adventure files: the bundled ones, loading and validation with precise error paths.
+        // Adventure files: the bundled ones, loading and validation with precise error paths; gestures by
+        // their protocol names.
         .target(
             name: "EscapeContent",
-            dependencies: ["EscapeCore", "EscapeJSON"],
+            dependencies: ["EscapeCore", "EscapeJSON", "EscapeProtocol"],
             resources: [.copy("Adventures")],
             swiftSettings: strictSettings
         ),
@@ -127,6 +128,8 @@ let package = Package(
             name: "efb",
             dependencies: [
                 "EscapeCore",
+                "EscapeJSON",
+                "EscapeProtocol",
                 "EscapeRuntime",
                 "EscapeConsole",
                 "EscapeContent",

@@ -47,8 +47,8 @@ public enum KeyLanguage: Sendable, Hashable {
 public enum BrailleKeyMap {
     /// One line of the binding table.
     public struct Binding: Sendable, Hashable {
-        /// The command name the engine knows the gesture by (the `keys` of `hello`).
-        public var gesture: String
+        /// The gesture (its key is named in the `keys` of `hello`).
+        public var gesture: Gesture
         /// What the player reads in the README.
         public var meaning: String
         /// The BRLTTY commands, main one first (previous before next for a pair).
@@ -70,12 +70,12 @@ public enum BrailleKeyMap {
 
     /// The binding, in the order the README lists it.
     public static let bindings: [Binding] = [
-        Binding(gesture: "previous", meaning: "previous element", commands: [.lineUp], otherKeys: nil),
-        Binding(gesture: "next", meaning: "next element", commands: [.lineDown], otherKeys: nil),
-        Binding(gesture: "first", meaning: "first element", commands: [.top], otherKeys: nil),
-        Binding(gesture: "last", meaning: "last element", commands: [.bottom], otherKeys: nil),
+        Binding(gesture: .previous, meaning: "previous element", commands: [.lineUp], otherKeys: nil),
+        Binding(gesture: .next, meaning: "next element", commands: [.lineDown], otherKeys: nil),
+        Binding(gesture: .first, meaning: "first element", commands: [.top], otherKeys: nil),
+        Binding(gesture: .last, meaning: "last element", commands: [.bottom], otherKeys: nil),
         Binding(
-            gesture: "activate",
+            gesture: .activate,
             meaning: "activate the element (a routing key on any of its cells)",
             commands: [],
             otherKeys: Words(
@@ -86,54 +86,54 @@ public enum BrailleKeyMap {
             )
         ),
         Binding(
-            gesture: "pan",
+            gesture: .pan,
             meaning: "read the rest of a long text, then its hint",
             commands: [.fullWindowLeft, .fullWindowRight],
             otherKeys: nil
         ),
         Binding(
-            gesture: "rotor",
+            gesture: .rotor,
             meaning: "turn the rotor to the previous / next rotor",
             commands: [.previousParagraph, .nextParagraph],
             otherKeys: nil
         ),
         Binding(
-            gesture: "rotorItem",
+            gesture: .rotorItem,
             meaning: "previous / next item of the rotor",
             commands: [.previousDifferentLine, .nextDifferentLine],
             otherKeys: nil
         ),
         Binding(
-            gesture: "action",
+            gesture: .action,
             meaning: "select the previous / next custom action; activate performs it",
             commands: [.previousPrompt, .nextPrompt],
             otherKeys: nil
         ),
         Binding(
-            gesture: "adjust",
+            gesture: .adjust,
             meaning: "increment / decrement an adjustable element",
             commands: [.attributeUp, .attributeDown],
             otherKeys: nil
         ),
-        Binding(gesture: "magicTap", meaning: "magic tap: the screen's main action", commands: [.home], otherKeys: nil),
-        Binding(gesture: "escape", meaning: "escape: back out", commands: [.back], otherKeys: nil),
-        Binding(gesture: "hint", meaning: "ask for a hint", commands: [.trackCursor], otherKeys: nil),
-        Binding(gesture: "menu", meaning: "the level menu", commands: [.info], otherKeys: nil),
-        Binding(gesture: "repeat", meaning: "show the last announcement again", commands: [.return], otherKeys: nil),
+        Binding(gesture: .magicTap, meaning: "magic tap: the screen's main action", commands: [.home], otherKeys: nil),
+        Binding(gesture: .escape, meaning: "escape: back out", commands: [.back], otherKeys: nil),
+        Binding(gesture: .hint, meaning: "ask for a hint", commands: [.trackCursor], otherKeys: nil),
+        Binding(gesture: .menu, meaning: "the level menu", commands: [.info], otherKeys: nil),
+        Binding(gesture: .repeat, meaning: "show the last announcement again", commands: [.return], otherKeys: nil),
     ]
 
     /// The keys by gesture, for `hello`, in English: what each key does on the player's display.
-    public static var keyNames: [String: String] { keyNames(in: .english) }
+    public static var keyNames: [Gesture: String] { keyNames(in: .english) }
 
     /// The keys by gesture, for `hello`, described in `language`.
     ///
     /// A command is described as BRLTTY's key help and learn mode describe it, with its name: "the key
     /// for “go down one line” (LNDN)".
-    public static func keyNames(in language: KeyLanguage) -> [String: String] {
-        var names: [String: String] = [:]
+    public static func keyNames(in language: KeyLanguage) -> [Gesture: String] {
+        var names: [Gesture: String] = [:]
         for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
         // The short words of the display are explained once, with the key a player learns first.
-        names["next", default: ""] += "; " + BrailleWords.legend(language)
+        names[.next, default: ""] += "; " + BrailleWords.legend(language)
         return names
     }
 

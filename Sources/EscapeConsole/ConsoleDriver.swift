@@ -73,13 +73,31 @@ public struct ConsoleDriver: Sendable {
             client: "efb console",
             acceptedVersions: .versions([.v1_0, .v1_1]),
             capabilities: ["console"],
-            keys: [
-                "next": "n", "previous": "p", "activate": words(.keyActivate), "rotor": "r",
-                "rotorItem": words(.keyRotorItem), "action": "action", "adjust": words(.keyAdjust),
-                "magicTap": words(.keyMagicTap), "hint": "h", "menu": "m",
-            ],
+            keys: Dictionary(
+                uniqueKeysWithValues: Gesture.allCases.compactMap { gesture in
+                    key(for: gesture, in: words).map { (gesture, $0) }
+                }
+            ),
             timePressure: timePressure
         )
+    }
+
+    /// What the console's `hello` calls the key of `gesture`: the command that makes it, in `words`;
+    /// `nil` for the gestures chapter pages need not teach at the console.
+    static func key(for gesture: Gesture, in words: ConsoleWords) -> String? {
+        switch gesture {
+        case .next: "n"
+        case .previous: "p"
+        case .activate: words(.keyActivate)
+        case .rotor: "r"
+        case .rotorItem: words(.keyRotorItem)
+        case .action: "action"
+        case .adjust: words(.keyAdjust)
+        case .magicTap: words(.keyMagicTap)
+        case .hint: "h"
+        case .menu: "m"
+        case .first, .last, .pan, .escape, .repeat: nil
+        }
     }
 
     /// What the console says right after the session's opening: its ``hello(in:timePressure:)``, in the

@@ -1,5 +1,6 @@
 public import EscapeCore
 import EscapeJSON
+import EscapeProtocol
 // Foundation only finds the bundled files and reads files; JSON is EscapeJSON's.
 public import Foundation
 
@@ -145,7 +146,7 @@ public enum AdventureLoader {
         // Every string of the file, wherever it is, within the text limit.
         var textProblems: [ContentError.Problem] = []
         AdventureValidator.checkTexts(in: value, at: "$", into: &textProblems)
-        let adventure: Adventure
+        var adventure: Adventure
         do {
             adventure = try JSONValueDecoder().decode(Adventure.self, from: value)
         } catch let error as DecodingError {
@@ -155,6 +156,10 @@ public enum AdventureLoader {
         }
         let problems = textProblems + AdventureValidator.problems(in: adventure)
         guard problems.isEmpty else { throw ContentError(file: file, problems: problems) }
+        // Names the adventure gives gestures the engine does not know are never shown.
+        for (name, word) in adventure.messages.gestureNames ?? [:] {
+            if let gesture = Gesture(wireName: name) { adventure.gestureWords[gesture] = word }
+        }
         return adventure
     }
 

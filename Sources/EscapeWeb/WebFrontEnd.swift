@@ -1,4 +1,4 @@
-import EscapeCore
+public import EscapeCore
 import EscapeJSON
 public import EscapeProtocol
 public import EscapeRuntime
@@ -53,7 +53,7 @@ public final class WebFrontEnd: FrontEnd {
 
     private let bridge: WebBridge
     private var input: Int32?
-    private let keys: [String: String]
+    private let keys: [Gesture: String]
     private var tabs: [Int: Tab] = [:]
     private var controller: Int?
     /// The engine's latest `hello`, and what its opening said unasked (save problems, welcome back).
@@ -73,7 +73,7 @@ public final class WebFrontEnd: FrontEnd {
     ///   - bridge: Where the server's tabs arrive.
     ///   - input: A descriptor whose end ends the game (standard input), or `nil`.
     ///   - keys: The page's key names by gesture, shown on the chapter pages (``ClientHello/keys``).
-    public init(bridge: WebBridge, input: Int32? = 0, keys: [String: String] = [:]) {
+    public init(bridge: WebBridge, input: Int32? = 0, keys: [Gesture: String] = [:]) {
         self.bridge = bridge
         self.input = input
         self.keys = keys

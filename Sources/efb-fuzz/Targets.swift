@@ -159,7 +159,7 @@ private struct EngineSetup {
     )
     var events = session.start()
     let blob = SnapshotCodec.sign(Array(input))
-    let lines = [#"{"type":"restore","blob":"\#(blob)"}"#] + afterRestore
+    let lines = ([.restore(blob: blob)] + afterRestore).map(line)
     for line in lines where !session.isFinished {
         let answer = session.handle(.line(Array(line.utf8)))
         let dones = answer.filter { $0.event == .done }.count
@@ -170,10 +170,15 @@ private struct EngineSetup {
 }
 
 /// What is played after a restore: focus, activation, hints, a day of time, the rotor, the menu, a snapshot.
-private let afterRestore = [
-    #"{"type":"next"}"#, #"{"type":"activate"}"#, #"{"type":"hint"}"#, #"{"type":"wait","ms":86400000}"#,
-    #"{"type":"rotor","direction":"next"}"#, #"{"type":"menu"}"#, #"{"type":"escape"}"#, #"{"type":"snapshot"}"#,
+private let afterRestore: [Command] = [
+    .game(.next), .game(.activate(element: nil)), .game(.hint), .wait(milliseconds: 86_400_000),
+    .game(.rotor(.next)), .game(.menu), .game(.escape), .snapshot,
 ]
+
+/// The protocol line of `command`, as a client writes it.
+private func line(_ command: Command) -> String {
+    JSONWriter.string(RequestEncoder.json(Request(command: command)))
+}
 
 // MARK: - save
 
@@ -262,12 +267,11 @@ private enum SystemNames {
 }
 
 /// What is played on an accepted adventure.
-private let playedOnAdventures = [
-    #"{"type":"escape"}"#, #"{"type":"activate","element":"begin"}"#, #"{"type":"state"}"#, #"{"type":"next"}"#,
-    #"{"type":"activate"}"#, #"{"type":"next"}"#, #"{"type":"activate"}"#, #"{"type":"wait","ms":60000}"#,
-    #"{"type":"hint"}"#, #"{"type":"rotor","direction":"next"}"#, #"{"type":"magicTap"}"#, #"{"type":"menu"}"#,
-    #"{"type":"last"}"#, #"{"type":"activate"}"#, #"{"type":"validActions"}"#,
-]
+private let playedOnAdventures: [String] = [
+    .game(.escape), .game(.activate(element: "begin")), .state, .game(.next), .game(.activate(element: nil)),
+    .game(.next), .game(.activate(element: nil)), .wait(milliseconds: 60_000), .game(.hint), .game(.rotor(.next)),
+    .game(.magicTap), .game(.menu), .game(.last), .game(.activate(element: nil)), .validActions,
+].map(line)
 
 // MARK: - checks
 

@@ -1,4 +1,7 @@
 import ArgumentParser
+import EscapeCore
+import EscapeJSON
+import EscapeProtocol
 import EscapeRuntime
 import Foundation
 
@@ -12,9 +15,12 @@ struct Pipe: ParsableCommand {
 
     func run() throws {
         if isatty(0) == 1 {
+            func line(_ command: Command) -> String {
+                JSONWriter.string(RequestEncoder.json(Request(command: command)))
+            }
             let note =
-                #"efb pipe: type one JSON command per line, e.g. {"type":"next"} or {"type":"activate"}; "#
-                + #"{"type":"quit"} ends. The protocol is in Protocol/README.md."# + "\n"
+                "efb pipe: type one JSON command per line, e.g. \(line(.game(.next))) or "
+                + "\(line(.game(.activate(element: nil)))); \(line(.quit)) ends. The protocol is in Protocol/README.md.\n"
             FileHandle.standardError.write(Data(note.utf8))
         }
         // A protocol client learns of a locked save from save_locked and plays on read-only: errors

@@ -2,6 +2,7 @@ import ArgumentParser
 
 #if Web
 import EscapeContent
+import EscapeCore
 import EscapeRuntime
 import EscapeSaves
 import EscapeSound
@@ -109,19 +110,29 @@ struct Web: ParsableCommand {
     }
 
     /// The page's keys, named on the chapter pages, in the game's language.
-    static func keys(locale: String?) -> [String: String] {
+    static func keys(locale: String?) -> [Gesture: String] {
         let french = locale?.hasPrefix("fr") == true
-        return [
-            "next": french ? "Tab" : "Tab",
-            "previous": french ? "Maj+Tab" : "Shift+Tab",
-            "activate": french ? "Entrée" : "Enter",
-            "adjust": french ? "flèches haut et bas" : "Up and Down arrows",
-            "magicTap": "Alt+Shift+M",
-            "escape": french ? "Échap" : "Escape",
-            "hint": "Alt+Shift+H",
-            "menu": "Alt+Shift+L",
-            "repeat": "Alt+Shift+R",
-        ]
+        return Dictionary(
+            uniqueKeysWithValues: Gesture.allCases.compactMap { gesture in
+                key(for: gesture, french: french).map { (gesture, $0) }
+            }
+        )
+    }
+
+    /// The page's key for `gesture`; `nil` for the gestures the page has no key for.
+    static func key(for gesture: Gesture, french: Bool) -> String? {
+        switch gesture {
+        case .next: "Tab"
+        case .previous: french ? "Maj+Tab" : "Shift+Tab"
+        case .activate: french ? "Entrée" : "Enter"
+        case .adjust: french ? "flèches haut et bas" : "Up and Down arrows"
+        case .magicTap: "Alt+Shift+M"
+        case .escape: french ? "Échap" : "Escape"
+        case .hint: "Alt+Shift+H"
+        case .menu: "Alt+Shift+L"
+        case .repeat: "Alt+Shift+R"
+        case .first, .last, .pan, .rotor, .rotorItem, .action: nil
+        }
     }
 }
 

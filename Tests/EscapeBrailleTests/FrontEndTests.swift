@@ -131,7 +131,7 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: host) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames["next"]?.hasPrefix("the key for “go down one line” (LNDN)") == true)
+        #expect(session.engine.keyNames[.next]?.hasPrefix("the key for “go down one line” (LNDN)") == true)
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames)
     }
 
@@ -147,7 +147,7 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: session) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames["next"]?.hasPrefix("la touche « descendre d'une ligne » (LNDN)") == true)
+        #expect(session.engine.keyNames[.next]?.hasPrefix("la touche « descendre d'une ligne » (LNDN)") == true)
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames(in: .french))
     }
 

@@ -94,19 +94,19 @@ import CBrlAPI
     @Test func helloNamesTheKeysOfEveryGesture() {
         let names = BrailleKeyMap.keyNames
         // The short words of the display are explained once, with the key a player learns first.
-        #expect(names["next"] == "the key for “go down one line” (LNDN); " + BrailleWords.legend(.english))
-        #expect(names["next"]?.contains("btn button, edt text field") == true)
-        #expect(names["activate"]?.contains("in a text field, Enter or the routing key at the caret") == true)
-        #expect(names["hint"] == "the key for “set track screen cursor on/off” (CSRTRK)")
+        #expect(names[.next] == "the key for “go down one line” (LNDN); " + BrailleWords.legend(.english))
+        #expect(names[.next]?.contains("btn button, edt text field") == true)
+        #expect(names[.activate]?.contains("in a text field, Enter or the routing key at the caret") == true)
+        #expect(names[.hint] == "the key for “set track screen cursor on/off” (CSRTRK)")
         #expect(
-            names["pan"]
+            names[.pan]
                 == "the keys for “go backward one braille window” / “go forward one braille window” (FWINLT / FWINRT)"
         )
         let french = BrailleKeyMap.keyNames(in: .french)
-        #expect(french["next"] == "la touche « descendre d'une ligne » (LNDN); " + BrailleWords.legend(.french))
-        #expect(french["next"]?.contains("btn bouton, edt champ de texte") == true)
-        #expect(french["activate"]?.hasPrefix("une touche de routage sur l'élément ou Entrée ; dans un champ") == true)
-        for gesture in ["rotor", "rotorItem", "action", "adjust", "magicTap", "escape", "menu", "repeat"] {
+        #expect(french[.next] == "la touche « descendre d'une ligne » (LNDN); " + BrailleWords.legend(.french))
+        #expect(french[.next]?.contains("btn bouton, edt champ de texte") == true)
+        #expect(french[.activate]?.hasPrefix("une touche de routage sur l'élément ou Entrée ; dans un champ") == true)
+        for gesture in Gesture.allCases {
             #expect(names[gesture] != nil, "\(gesture)")
             #expect(french[gesture] != nil, "\(gesture)")
         }

@@ -3,7 +3,7 @@ import Testing
 
 /// The adventure's closing text ends with every key the front end named, so the player keeps them.
 @Suite struct ClosingKeysTests {
-    private func closingText(keys: [String: String]) -> String? {
+    private func closingText(keys: [Gesture: String]) -> String? {
         let levels = GameHarness.adventure.chapters.flatMap(\.levels)
         var game = GameHarness(progress: Progress(completed: Set(levels.map(\.id)), current: nil))
         _ = game.engine.nameKeys(keys)
@@ -13,7 +13,7 @@ import Testing
 
     @Test func theEndListsEveryNamedKeyInTheGesturesOrder() throws {
         let text = try #require(
-            closingText(keys: ["hint": "CSRTRK", "next": "LNDN", "pan": "FWINRT", "previous": "LNUP"])
+            closingText(keys: [.hint: "CSRTRK", .next: "LNDN", .pan: "FWINRT", .previous: "LNUP"])
         )
         #expect(text.hasPrefix(GameHarness.adventure.ending.text))
         #expect(

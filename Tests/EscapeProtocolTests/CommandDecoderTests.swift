@@ -46,7 +46,7 @@ struct CommandDecoderTests {
                         client: "c",
                         acceptedVersions: .versions([.v1_0]),
                         capabilities: ["x"],
-                        keys: ["next": "LNDN"]
+                        keys: [.next: "LNDN"]
                     )
                 )
             ),

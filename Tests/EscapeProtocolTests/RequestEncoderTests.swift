@@ -12,7 +12,7 @@ struct RequestEncoderTests {
                     client: "efb braille",
                     acceptedVersions: .versions([.v1_0, .v1_1]),
                     capabilities: ["braille"],
-                    keys: ["next": "LNDN"],
+                    keys: [.next: "LNDN"],
                     want: ["validActions"],
                     timePressure: false,
                     locale: "fr",

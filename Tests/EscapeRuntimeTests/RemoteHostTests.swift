@@ -123,12 +123,12 @@ struct RemoteHostTests {
 
     @Test func aHelloAsksForProtocol11() throws {
         let connection = Connection()
-        let hello = ClientHello(client: "efb braille", acceptedVersions: .versions([.v1_0]), keys: ["next": "LNDN"])
+        let hello = ClientHello(client: "efb braille", acceptedVersions: .versions([.v1_0]), keys: [.next: "LNDN"])
         _ = connection.host.handle(.request(Request(id: .int(1), command: .hello(hello))))
         let sent = try connection.sent()
         guard case .hello(let wire)? = sent.first?.command else { throw TestFailure("no hello: \(sent)") }
         #expect(wire.acceptedVersions == .versions([.v1_1]))
-        #expect(wire.keys == ["next": "LNDN"])
+        #expect(wire.keys == [.next: "LNDN"])
     }
 
     @Test func aChainGoesOneRequestAtATimeAndStopsAtTheFirstRefused() throws {
@@ -149,7 +149,7 @@ struct RemoteHostTests {
 
     @Test func anObserversGestureTakesControlWhenItIsFree() throws {
         let connection = Connection()
-        let hello = ClientHello(client: "efb braille", acceptedVersions: .versions([.v1_1]), keys: ["next": "LNDN"])
+        let hello = ClientHello(client: "efb braille", acceptedVersions: .versions([.v1_1]), keys: [.next: "LNDN"])
         _ = connection.host.handle(.request(Request(id: .int(1), command: .hello(hello))))
         _ = try connection.sent()
         _ = try connection.answer([(.role(.observer, controlFree: true), nil), (.done, .int(1))])
@@ -158,7 +158,7 @@ struct RemoteHostTests {
         let sent = try connection.sent()
         guard sent.count == 2, case .hello(let asked) = sent[0].command else { throw TestFailure("\(sent)") }
         #expect(asked.role == .controller)
-        #expect(asked.keys == ["next": "LNDN"])
+        #expect(asked.keys == [.next: "LNDN"])
         #expect(sent[1].command == .game(.next))
         // The answer to the host's own hello is not the front end's business; the role is.
         let shown = try connection.answer([(.role(.controller, controlFree: false), nil), (.done, sent[0].id)])

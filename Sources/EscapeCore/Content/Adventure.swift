@@ -22,6 +22,13 @@ public struct Adventure: Sendable, Hashable, Decodable {
     public var ending: Page
     /// The engine's own sentences in this locale.
     public var messages: Messages
+    /// What each gesture is called where the player's keys are named: ``Messages/gestureNames`` by
+    /// gesture, filled in by whoever reads the file (the file spells gestures as the protocol does).
+    public var gestureWords: [Gesture: String] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case format, id, locale, title, intro, chapters, ending, messages
+    }
 }
 
 /// A page of text: an intro instruction or the ending.

@@ -83,7 +83,8 @@ public struct Messages: Sendable, Hashable, Decodable {
     /// `{keys}` is the list. Optional, so adventure files without it still load; without it keys are
     /// not named.
     public var keysSentence: String?
-    /// What each gesture is called in ``keysSentence``, by command name (`next`, `rotorItem`, ...).
+    /// What each gesture is called in ``keysSentence``, by command name (`next`, `rotorItem`, ...), as the
+    /// file gives it; the engine reads it by gesture, as ``Adventure/gestureWords``.
     public var gestureNames: [String: String]?
     /// Ends the adventure's closing text when the front end named its keys: `{keys}` lists them all.
     ///

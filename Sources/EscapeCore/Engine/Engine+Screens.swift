@@ -109,23 +109,13 @@ extension Engine {
         }
     }
 
-    /// The gestures in the order the closing text lists their keys; gestures not here follow, sorted.
-    static let keyListOrder = [
-        "next", "previous", "first", "last", "activate", "pan", "rotor", "rotorItem", "action", "adjust", "magicTap",
-        "escape", "hint", "menu", "repeat",
-    ]
-
     /// The adventure's ending, followed by every key the front end named, so the player keeps them.
     private func closingText() -> String {
         let messages = adventure.messages
-        guard !keyNames.isEmpty, let sentence = messages.allKeysSentence, let names = messages.gestureNames else {
+        guard !keyNames.isEmpty, let sentence = messages.allKeysSentence, !adventure.gestureWords.isEmpty else {
             return adventure.ending.text
         }
-        let others = keyNames.keys.filter { !Self.keyListOrder.contains($0) }.sorted()
-        let keys = (Self.keyListOrder + others).compactMap { gesture -> String? in
-            guard let key = keyNames[gesture], let name = names[gesture] else { return nil }
-            return Messages.format(messages.keyEntry ?? "{gesture}: {key}", ["gesture": name, "key": key])
-        }
+        let keys = keyEntries(Gesture.allCases)
         guard !keys.isEmpty else { return adventure.ending.text }
         return adventure.ending.text + " " + Messages.format(sentence, ["keys": keys.joined(separator: ", ")])
     }
@@ -133,17 +123,20 @@ extension Engine {
     /// A chapter's description, ending with the keys its interaction needs when the front end named them.
     private func teachingText(_ chapter: Chapter) -> String {
         let messages = adventure.messages
-        guard !keyNames.isEmpty, let sentence = messages.keysSentence, let names = messages.gestureNames,
+        guard !keyNames.isEmpty, let sentence = messages.keysSentence, !adventure.gestureWords.isEmpty,
             let puzzle = chapter.levels.first?.puzzle
         else { return chapter.description }
-        var gestures = type(of: puzzle.content).gestures
-        gestures += ["hint", "menu"]
-        let keys = gestures.compactMap { gesture -> String? in
-            guard let key = keyNames[gesture], let name = names[gesture] else { return nil }
-            return Messages.format(messages.keyEntry ?? "{gesture}: {key}", ["gesture": name, "key": key])
-        }
+        let keys = keyEntries(type(of: puzzle.content).gestures + [.hint, .menu])
         guard !keys.isEmpty else { return chapter.description }
         return chapter.description + " " + Messages.format(sentence, ["keys": keys.joined(separator: ", ")])
+    }
+
+    /// "gesture: key" for each of `gestures` that has both a key name and a word in the adventure.
+    private func keyEntries(_ gestures: [Gesture]) -> [String] {
+        gestures.compactMap { gesture -> String? in
+            guard let key = keyNames[gesture], let name = adventure.gestureWords[gesture] else { return nil }
+            return Messages.format(adventure.messages.keyEntry ?? "{gesture}: {key}", ["gesture": name, "key": key])
+        }
     }
 
     private func menuElements() -> [Element] {

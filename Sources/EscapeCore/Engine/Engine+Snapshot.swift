@@ -3,12 +3,30 @@
 /// Front ends treat it as opaque: the protocol carries it as a versioned, checksummed blob. The
 /// checksum is no signature, so a snapshot is untrusted input: ``Engine/restore(_:takenAt:now:)``
 /// checks every field before it takes any.
-public struct EngineSnapshot: Sendable, Hashable, Codable {
-    var state: Engine.GameState
-    var generation: Int
-    var lastAnnouncement: Announcement?
-    var keyNames: [String: String]
-    var timePressure: Bool
+///
+/// It is no `Codable`: the blob spells the key names' gestures as the protocol does, so the wire adapter
+/// (EscapeRuntime's snapshot codec) encodes it, field by field.
+public struct EngineSnapshot: Sendable, Hashable {
+    package var state: Engine.GameState
+    package var generation: Int
+    package var lastAnnouncement: Announcement?
+    package var keyNames: [Gesture: String]
+    package var timePressure: Bool
+
+    /// Creates a snapshot from its fields, as the snapshot codec read them.
+    package init(
+        state: Engine.GameState,
+        generation: Int,
+        lastAnnouncement: Announcement?,
+        keyNames: [Gesture: String],
+        timePressure: Bool
+    ) {
+        self.state = state
+        self.generation = generation
+        self.lastAnnouncement = lastAnnouncement
+        self.keyNames = keyNames
+        self.timePressure = timePressure
+    }
 
     /// The state generation when the snapshot was taken.
     public var snapshotGeneration: Int { generation }

@@ -41,8 +41,8 @@ public struct Engine: Sendable {
     public internal(set) var lastAnnouncement: Announcement?
     /// Whether timed levels run their clock (the option, or the front end's `hello` preference).
     public internal(set) var timePressure = true
-    /// What the front end's keys are called, by gesture (`next`: "LNDN", say), from its `hello`.
-    public internal(set) var keyNames: [String: String] = [:] {
+    /// What the front end's keys are called, by gesture (``Gesture/next``: "LNDN", say), from its `hello`.
+    public internal(set) var keyNames: [Gesture: String] = [:] {
         didSet { screenCache = ScreenCache() }
     }
     /// The screen on show, built once for the state it was built from: any change of the state or of
@@ -244,7 +244,7 @@ public struct Engine: Sendable {
     ///
     /// - Parameter names: Key names by gesture, as the front end's `hello` gave them.
     /// - Returns: The screen and focus again when the screen on show now reads differently.
-    public mutating func nameKeys(_ names: [String: String]) -> [Effect] {
+    public mutating func nameKeys(_ names: [Gesture: String]) -> [Effect] {
         let before = screen
         keyNames = names
         guard screen != before else { return [] }
@@ -337,7 +337,7 @@ public struct Engine: Sendable {
     // MARK: - State
 
     /// Everything that changes as the game is played.
-    struct GameState: Hashable, Sendable, Codable {
+    package struct GameState: Hashable, Sendable, Codable {
         var rng: SeededGenerator
         var progress: Progress
         /// The screens on show: the bottom one is where the player plays; the menu and the assistive

@@ -6,7 +6,7 @@ extension ClosedQuestion: LevelKind {
     /// `closedQuestion`.
     public static var kind: String { "closedQuestion" }
     /// Moving through the answers and activating one.
-    public static var gestures: [String] { ["next", "previous", "activate"] }
+    public static var gestures: [Gesture] { [.next, .previous, .activate] }
 
     /// Shuffles the answers with the game's generator.
     public func start(using random: inout SeededGenerator) -> State {

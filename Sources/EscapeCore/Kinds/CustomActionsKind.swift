@@ -7,7 +7,7 @@ extension CustomActionPuzzle: LevelKind {
     /// `customActions`.
     public static var kind: String { "customActions" }
     /// Moving to an object, choosing one of its actions.
-    public static var gestures: [String] { ["next", "action", "activate"] }
+    public static var gestures: [Gesture] { [.next, .action, .activate] }
 
     /// Nothing chosen.
     public func start(using random: inout SeededGenerator) -> State { Array(repeating: nil, count: objects.count) }

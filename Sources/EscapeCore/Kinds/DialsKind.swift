@@ -7,7 +7,7 @@ extension DialsPuzzle: LevelKind {
     /// `dials`.
     public static var kind: String { "dials" }
     /// Moving to a dial, adjusting it, trying with magic tap.
-    public static var gestures: [String] { ["next", "adjust", "magicTap"] }
+    public static var gestures: [Gesture] { [.next, .adjust, .magicTap] }
     /// Magic tap tries the combination.
     public static var magicTapTries: Bool { true }
 

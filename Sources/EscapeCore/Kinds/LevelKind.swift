@@ -10,8 +10,9 @@ public protocol LevelKind: Sendable, Hashable, Decodable {
 
     /// The `kind` that names it in adventure files.
     static var kind: String { get }
-    /// The gestures its chapter's teaching text names keys for (`next`, `activate`, `rotor`, ...).
-    static var gestures: [String] { get }
+    /// The gestures its chapter's teaching text names keys for (``Gesture/next``, ``Gesture/activate``,
+    /// ...), in that order; every one is a level gesture (``Gesture/isLevelGesture``).
+    static var gestures: [Gesture] { get }
     /// Whether magic tap tries the puzzle (a dials lock); otherwise it asks for a hint.
     static var magicTapTries: Bool { get }
 

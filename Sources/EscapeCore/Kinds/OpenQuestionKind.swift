@@ -6,7 +6,7 @@ extension OpenQuestion: LevelKind {
     /// `openQuestion`.
     public static var kind: String { "openQuestion" }
     /// Moving to the field and activating it (typing goes without saying).
-    public static var gestures: [String] { ["next", "activate"] }
+    public static var gestures: [Gesture] { [.next, .activate] }
 
     /// An empty field.
     public func start(using random: inout SeededGenerator) -> State { "" }

@@ -10,7 +10,7 @@ extension RotorPuzzle: LevelKind {
     /// `rotor`.
     public static var kind: String { "rotor" }
     /// Turning the rotor, stepping through its items, activating the door.
-    public static var gestures: [String] { ["rotor", "rotorItem", "activate"] }
+    public static var gestures: [Gesture] { [.rotor, .rotorItem, .activate] }
 
     /// The codes rotor, nothing chosen.
     public func start(using random: inout SeededGenerator) -> State { State(current: 0, items: [nil, nil]) }

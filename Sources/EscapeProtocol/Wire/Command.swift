@@ -25,8 +25,9 @@ public struct ClientHello: Sendable, Hashable {
     public var acceptedVersions: VersionRequest
     /// What it can do (free-form flags).
     public var capabilities: [String]
-    /// What its keys are called, by command name (`next`: "LNDN", say), for teaching texts.
-    public var keys: [String: String]
+    /// What its keys are called, by gesture (``Gesture/next``: "LNDN", say), for teaching texts; on the
+    /// wire by the gestures' names, where names of no gesture are left out.
+    public var keys: [Gesture: String]
     /// Extra events it wants (`validActions`: the valid actions after every focus).
     public var want: [String]
     /// The player's preference for timed levels: `false` plays them without a clock.
@@ -41,7 +42,7 @@ public struct ClientHello: Sendable, Hashable {
         client: String?,
         acceptedVersions: VersionRequest,
         capabilities: [String] = [],
-        keys: [String: String] = [:],
+        keys: [Gesture: String] = [:],
         want: [String] = [],
         timePressure: Bool? = nil,
         locale: String? = nil,
@@ -111,6 +112,30 @@ public enum Command: Sendable, Hashable {
     case batch([BatchEntry])
     /// Ends the pending real-clock `wait` whose request id is `target`.
     case cancel(target: RequestID)
+}
+
+extension Command {
+    /// Whether the command may change the game: what an observer of a shared game may not send.
+    ///
+    /// The handshake, quitting and the questions (``isQuestion``) change nothing; every other command
+    /// may, a gesture aimed at an element too, since it moves the focus first.
+    public var changesGame: Bool {
+        switch self {
+        case .hello, .quit, .state, .ping, .validActions, .snapshot: false
+        case .game(let command): command.changesGame
+        case .onElement, .wait, .restore, .batch, .cancel: true
+        }
+    }
+
+    /// Whether the command only asks about the game as it stands (`state`, `ping`, `validActions`,
+    /// `snapshot`, `repeat`): it can be answered at once, even while a `wait` is pending.
+    public var isQuestion: Bool {
+        switch self {
+        case .state, .ping, .validActions, .snapshot: true
+        case .game(let command): !command.changesGame
+        case .hello, .quit, .onElement, .wait, .restore, .batch, .cancel: false
+        }
+    }
 }
 
 /// A command with its envelope.

@@ -76,38 +76,45 @@ public enum CommandDecoder {
     }
 
     private static func decodeCommand(_ fields: inout Fields) throws(DecodingFailure) -> Command {
-        let type = try fields.string("type")
+        let name = try fields.string("type")
+        guard let type = CommandType(wireName: name) else {
+            throw DecodingFailure(
+                .unknownCommand,
+                EngineWords.Phrase(.decodeUnknownCommand, ["type": name]),
+                field: "type"
+            )
+        }
         switch type {
-        case "hello":
+        case .hello:
             return .hello(
                 ClientHello(
                     client: try fields.optionalString("client"),
                     acceptedVersions: try fields.versionRequest("protocol"),
                     capabilities: try fields.optionalStrings("capabilities") ?? [],
-                    keys: try fields.optionalStringMap("keys") ?? [:],
+                    keys: Gesture.fromWireNamed(try fields.optionalStringMap("keys") ?? [:]),
                     want: try fields.optionalStrings("want") ?? [],
                     timePressure: try fields.optionalBool("timePressure"),
                     locale: try fields.optionalString("locale"),
                     role: try fields.optionalEnumeration("role", ClientRole.self)
                 )
             )
-        case "next": return .game(.next)
-        case "previous": return .game(.previous)
-        case "first": return .game(.first)
-        case "last": return .game(.last)
-        case "focus": return .game(.focus(element: try fields.string("element")))
-        case "activate": return .game(.activate(element: try fields.optionalString("element")))
-        case "rotor": return try aimed(.rotor(try fields.enumeration("direction", Direction.self)), fields)
-        case "rotorItem": return try aimed(.rotorItem(try fields.enumeration("direction", Direction.self)), fields)
-        case "action":
+        case .next: return .game(.next)
+        case .previous: return .game(.previous)
+        case .first: return .game(.first)
+        case .last: return .game(.last)
+        case .focus: return .game(.focus(element: try fields.string("element")))
+        case .activate: return .game(.activate(element: try fields.optionalString("element")))
+        case .rotor: return try aimed(.rotor(try fields.enumeration("direction", Direction.self)), fields)
+        case .rotorItem: return try aimed(.rotorItem(try fields.enumeration("direction", Direction.self)), fields)
+        case .action:
             // Both are checked when both are given; the index wins.
             let index = try fields.optionalInt("index", in: 1...maximumInteger)
             let name = try fields.optionalString("name")
             if let index { return try aimed(.action(.index(index)), fields) }
             if let name { return try aimed(.action(.name(name)), fields) }
             throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeActionTarget), field: "name")
-        case "adjust": return try aimed(.adjust(try fields.enumeration("direction", AdjustDirection.self)), fields)
-        case "input":
+        case .adjust: return try aimed(.adjust(try fields.enumeration("direction", AdjustDirection.self)), fields)
+        case .input:
             let text = try fields.string("text")
             let length = inputLength(of: text)
             guard length <= maximumInputLength else {
@@ -118,35 +125,29 @@ public enum CommandDecoder {
                 )
             }
             return .game(.input(text: text, element: try fields.optionalString("element")))
-        case "magicTap": return .game(.magicTap)
-        case "escape": return .game(.escape)
-        case "hint": return .game(.hint)
-        case "menu": return .game(.menu)
-        case "goto":
+        case .magicTap: return .game(.magicTap)
+        case .escape: return .game(.escape)
+        case .hint: return .game(.hint)
+        case .menu: return .game(.menu)
+        case .goto:
             return .game(
                 .goto(
                     chapter: try fields.int("chapter", in: 1...maximumInteger),
                     level: try fields.int("level", in: 1...maximumInteger)
                 )
             )
-        case "replay": return .game(.replay)
-        case "assistive": return .game(.assistive(active: try fields.bool("active")))
-        case "repeat": return .game(.repeatAnnouncement)
-        case "state": return .state
-        case "ping": return .ping
-        case "wait": return .wait(milliseconds: try fields.int("ms", in: 0...maximumWait))
-        case "quit": return .quit
-        case "validActions": return .validActions
-        case "snapshot": return .snapshot
-        case "restore": return .restore(blob: try fields.string("blob"))
-        case "cancel": return .cancel(target: try fields.requiredRequestID("target"))
-        case "batch": return .batch(try decodeBatch(fields))
-        default:
-            throw DecodingFailure(
-                .unknownCommand,
-                EngineWords.Phrase(.decodeUnknownCommand, ["type": type]),
-                field: "type"
-            )
+        case .replay: return .game(.replay)
+        case .assistive: return .game(.assistive(active: try fields.bool("active")))
+        case .repeat: return .game(.repeatAnnouncement)
+        case .state: return .state
+        case .ping: return .ping
+        case .wait: return .wait(milliseconds: try fields.int("ms", in: 0...maximumWait))
+        case .quit: return .quit
+        case .validActions: return .validActions
+        case .snapshot: return .snapshot
+        case .restore: return .restore(blob: try fields.string("blob"))
+        case .cancel: return .cancel(target: try fields.requiredRequestID("target"))
+        case .batch: return .batch(try decodeBatch(fields))
         }
     }
 

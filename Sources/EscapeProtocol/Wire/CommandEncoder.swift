@@ -10,32 +10,22 @@ public enum CommandEncoder {
     ///   - element: The element it acts on; it is focused first.
     /// - Returns: An object a client can send as it is (after filling in `text` for `input`).
     public static func json(_ command: GameCommand, element: String? = nil) -> JSONValue {
-        var object: [String: JSONValue]
+        var object: [String: JSONValue] = ["type": .string(command.wireName)]
         switch command {
-        case .next: object = ["type": "next"]
-        case .previous: object = ["type": "previous"]
-        case .first: object = ["type": "first"]
-        case .last: object = ["type": "last"]
-        case .focus(let target): object = ["type": "focus", "element": .string(target)]
-        case .activate(let target):
-            object = ["type": "activate"]
-            if let target { object["element"] = .string(target) }
-        case .rotor(let direction): object = ["type": "rotor", "direction": .string(direction.rawValue)]
-        case .rotorItem(let direction): object = ["type": "rotorItem", "direction": .string(direction.rawValue)]
-        case .action(.name(let name)): object = ["type": "action", "name": .string(name)]
-        case .action(.index(let index)): object = ["type": "action", "index": .int(index)]
-        case .adjust(let direction): object = ["type": "adjust", "direction": .string(direction.rawValue)]
+        case .next, .previous, .first, .last, .magicTap, .escape, .hint, .menu, .replay, .repeatAnnouncement: break
+        case .focus(let target): object["element"] = .string(target)
+        case .activate(let target): if let target { object["element"] = .string(target) }
+        case .rotor(let direction), .rotorItem(let direction): object["direction"] = .string(direction.rawValue)
+        case .action(.name(let name)): object["name"] = .string(name)
+        case .action(.index(let index)): object["index"] = .int(index)
+        case .adjust(let direction): object["direction"] = .string(direction.rawValue)
         case .input(let text, let target):
-            object = ["type": "input", "text": .string(text)]
+            object["text"] = .string(text)
             if let target { object["element"] = .string(target) }
-        case .magicTap: object = ["type": "magicTap"]
-        case .escape: object = ["type": "escape"]
-        case .hint: object = ["type": "hint"]
-        case .menu: object = ["type": "menu"]
-        case .goto(let chapter, let level): object = ["type": "goto", "chapter": .int(chapter), "level": .int(level)]
-        case .replay: object = ["type": "replay"]
-        case .assistive(let active): object = ["type": "assistive", "active": .bool(active)]
-        case .repeatAnnouncement: object = ["type": "repeat"]
+        case .goto(let chapter, let level):
+            object["chapter"] = .int(chapter)
+            object["level"] = .int(level)
+        case .assistive(let active): object["active"] = .bool(active)
         }
         if let element, object["element"] == nil { object["element"] = .string(element) }
         return .object(object)

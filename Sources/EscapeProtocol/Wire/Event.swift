@@ -21,6 +21,13 @@ public struct ServerHello: Sendable, Hashable {
     /// What the engine offers (flags; a missing flag means "not offered").
     public var capabilities: [String]
 
+    /// The capabilities every session offers, whatever the version it speaks: the gestures and requests
+    /// it carries out beyond the basic ones.
+    public static let gameCapabilities = [
+        "adjust", "aimedGestures", "assistive", "batch", "cancel", "customActions", "escape", "hints", "ifGen",
+        "levelMenu", "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
+    ]
+
     /// Creates a hello.
     public init(
         protocolVersion: Int,

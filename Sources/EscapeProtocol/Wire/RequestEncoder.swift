@@ -1,3 +1,4 @@
+import EscapeCore
 public import EscapeJSON
 
 /// Writes requests in their wire form, as a client sends them: the inverse of ``CommandDecoder``.
@@ -28,29 +29,27 @@ public enum RequestEncoder {
             return members(CommandEncoder.json(gesture))
         case .onElement(let element, let gesture):
             return members(CommandEncoder.json(gesture, element: element))
-        case .state: return ["type": "state"]
-        case .ping: return ["type": "ping"]
-        case .wait(let milliseconds): return ["type": "wait", "ms": .int(milliseconds)]
-        case .quit: return ["type": "quit"]
-        case .validActions: return ["type": "validActions"]
-        case .snapshot: return ["type": "snapshot"]
-        case .restore(let blob): return ["type": "restore", "blob": .string(blob)]
-        case .cancel(let target): return ["type": "cancel", "target": target.json]
+        case .state, .ping, .quit, .validActions, .snapshot: return ["type": .string(command.wireName)]
+        case .wait(let milliseconds): return ["type": .string(command.wireName), "ms": .int(milliseconds)]
+        case .restore(let blob): return ["type": .string(command.wireName), "blob": .string(blob)]
+        case .cancel(let target): return ["type": .string(command.wireName), "target": target.json]
         case .batch(let entries):
             let commands = entries.map { entry -> JSONValue in
                 var object = body(entry.command)
                 if let ifGen = entry.ifGen { object["ifGen"] = .int(ifGen) }
                 return .object(object)
             }
-            return ["type": "batch", "commands": .array(commands)]
+            return ["type": .string(command.wireName), "commands": .array(commands)]
         }
     }
 
     private static func body(_ hello: ClientHello) -> [String: JSONValue] {
-        var object: [String: JSONValue] = ["type": "hello", "protocol": json(hello.acceptedVersions)]
+        var object: [String: JSONValue] = [
+            "type": .string(CommandType.hello.wireName), "protocol": json(hello.acceptedVersions),
+        ]
         if let client = hello.client { object["client"] = .string(client) }
         if !hello.capabilities.isEmpty { object["capabilities"] = .array(hello.capabilities.map(JSONValue.string)) }
-        if !hello.keys.isEmpty { object["keys"] = .object(hello.keys.mapValues(JSONValue.string)) }
+        if !hello.keys.isEmpty { object["keys"] = .object(Gesture.wireNamed(hello.keys).mapValues(JSONValue.string)) }
         if !hello.want.isEmpty { object["want"] = .array(hello.want.map(JSONValue.string)) }
         if let timePressure = hello.timePressure { object["timePressure"] = .bool(timePressure) }
         if let locale = hello.locale { object["locale"] = .string(locale) }

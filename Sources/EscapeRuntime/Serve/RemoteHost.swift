@@ -181,7 +181,7 @@ public final class RemoteHost: GameHost {
         case .game(.assistive(_)) where role == .observer:
             return
         default:
-            if role == .observer && controlFree && Self.changesGame(request.command) { askForControl() }
+            if role == .observer && controlFree && request.command.changesGame { askForControl() }
         }
         let number = write(request)
         outstanding[number] = request
@@ -202,14 +202,6 @@ public final class RemoteHost: GameHost {
         numbered.id = .int(nextNumber)
         RequestEncoder.encode(numbered, into: &output.bytes)
         return nextNumber
-    }
-
-    /// The commands an observer may not send: they change the game.
-    private static func changesGame(_ command: Command) -> Bool {
-        switch command {
-        case .state, .ping, .validActions, .snapshot, .quit, .hello, .game(.repeatAnnouncement): false
-        case .game, .wait, .onElement, .restore, .batch, .cancel: true
-        }
     }
 
     // MARK: - Events

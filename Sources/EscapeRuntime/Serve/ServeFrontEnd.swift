@@ -224,8 +224,9 @@ public final class ServeFrontEnd: FrontEnd {
         }
         let isController = controller == number
         if !isController {
-            guard Self.isQuestion(request.command) else {
-                let message = words(.errorReadOnly, ["command": Self.name(of: request.command)])
+            // An observer may only send what changes nothing.
+            guard !request.command.changesGame else {
+                let message = words(.errorReadOnly, ["command": request.command.wireName])
                 reply(.error(ProtocolError(.readOnly, message)), to: number, id: request.id)
                 reply(.done, to: number, id: request.id)
                 return
@@ -238,9 +239,8 @@ public final class ServeFrontEnd: FrontEnd {
         }
         let kind: RoutedID.Kind =
             switch request.command {
-            case .state, .ping, .validActions, .snapshot, .game(.repeatAnnouncement): .own
             case .restore: .restore
-            default: isController ? .shared : .own
+            default: request.command.isQuestion || !isController ? .own : .shared
             }
         var routed = request
         routed.id = RoutedID(kind: kind, client: number, original: request.id).wire
@@ -291,35 +291,6 @@ public final class ServeFrontEnd: FrontEnd {
         if !shared.want.contains("validActions") { shared.want.append("validActions") }
         let id = RoutedID(kind: .hello, client: number, original: request.id).wire
         submit(.request(Request(id: id, ifGen: request.ifGen, command: .hello(shared))))
-    }
-
-    /// The commands an observer may send: they ask, they change nothing.
-    private static func isQuestion(_ command: Command) -> Bool {
-        switch command {
-        case .state, .ping, .validActions, .snapshot, .quit, .hello, .game(.repeatAnnouncement): true
-        case .game, .wait, .onElement, .restore, .batch, .cancel: false
-        }
-    }
-
-    private static func name(of command: Command) -> String {
-        let gesture: GameCommand
-        switch command {
-        case .hello: return "hello"
-        case .state: return "state"
-        case .ping: return "ping"
-        case .wait: return "wait"
-        case .quit: return "quit"
-        case .validActions: return "validActions"
-        case .snapshot: return "snapshot"
-        case .restore: return "restore"
-        case .batch: return "batch"
-        case .cancel: return "cancel"
-        case .game(let command), .onElement(_, let command): gesture = command
-        }
-        guard case .object(let object) = CommandEncoder.json(gesture), case .string(let type)? = object["type"] else {
-            return "this command"
-        }
-        return type
     }
 
     // MARK: - Output

@@ -154,7 +154,7 @@ public struct Session: Sendable {
             tick()
             closeBurst(since: before)
         case .question(let request):
-            if pendingWait != nil, Self.isQuestion(request.command) {
+            if pendingWait != nil, request.command.isQuestion {
                 // An observer's question never waits behind the controller's `wait`: answered as the
                 // game stands, without letting time reach the engine before the `wait` is answered.
                 answerAtOnce(request)
@@ -210,15 +210,6 @@ public struct Session: Sendable {
             }
         case .start, .time, .saveFailed, .endOfInput, .stop, .question:
             process(input)
-        }
-    }
-
-    /// The commands a ``SessionInput/question(_:)`` may have answered during a pending `wait`: they ask,
-    /// they change nothing.
-    private static func isQuestion(_ command: Command) -> Bool {
-        switch command {
-        case .state, .ping, .validActions, .snapshot, .game(.repeatAnnouncement): true
-        case .hello, .game, .onElement, .wait, .restore, .batch, .cancel, .quit: false
         }
     }
 
@@ -604,10 +595,7 @@ public struct Session: Sendable {
     static let wantable = ["validActions"]
 
     private var serverHello: ServerHello {
-        var capabilities = [
-            "adjust", "aimedGestures", "assistive", "batch", "cancel", "customActions", "escape", "hints", "ifGen",
-            "levelMenu", "magicTap", "repeat", "rotors", "snapshot", "timePressure", "validActions",
-        ]
+        var capabilities = ServerHello.gameCapabilities
         if dialect != .v10 { capabilities += ["elementChanged", "idle", "timer"] }
         if dialect == .v12 { capabilities.append("chapterIds") }
         if isVirtual { capabilities.append("virtualClock") }

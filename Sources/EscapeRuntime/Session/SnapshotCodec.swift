@@ -22,7 +22,17 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
     /// The progress last saved.
     package var saved: EscapeCore.Progress?
     /// The game.
-    package var state: EngineSnapshot
+    package var state: EngineSnapshot {
+        get { stateFields.snapshot }
+        set { stateFields = EngineSnapshotFields(newValue) }
+    }
+    /// The game as the blob spells it.
+    private var stateFields: EngineSnapshotFields
+
+    private enum CodingKeys: String, CodingKey {
+        case format, engine, adventure, seq, clock, taken, saved
+        case stateFields = "state"
+    }
 
     package init(
         format: Int = SnapshotCodec.format,
@@ -41,7 +51,35 @@ package struct SessionSnapshot: Codable, Sendable, Hashable {
         self.clock = clock
         self.taken = taken
         self.saved = saved
-        self.state = state
+        self.stateFields = EngineSnapshotFields(state)
+    }
+}
+
+/// An engine snapshot's fields as the blob holds them: the key names' gestures by their wire names
+/// (names of no gesture are left out when read).
+private struct EngineSnapshotFields: Codable, Sendable, Hashable {
+    var state: Engine.GameState
+    var generation: Int
+    var lastAnnouncement: Announcement?
+    var keyNames: [String: String]
+    var timePressure: Bool
+
+    init(_ snapshot: EngineSnapshot) {
+        state = snapshot.state
+        generation = snapshot.generation
+        lastAnnouncement = snapshot.lastAnnouncement
+        keyNames = Gesture.wireNamed(snapshot.keyNames)
+        timePressure = snapshot.timePressure
+    }
+
+    var snapshot: EngineSnapshot {
+        EngineSnapshot(
+            state: state,
+            generation: generation,
+            lastAnnouncement: lastAnnouncement,
+            keyNames: Gesture.fromWireNamed(keyNames),
+            timePressure: timePressure
+        )
     }
 }
 
