@@ -15,6 +15,8 @@ let package = Package(
     name: "EscapeFromBlindness",
     products: [
         .executable(name: "efb", targets: ["efb"]),
+        // The game for programs that embed it: adventures, the typed session, saves, the clock (docs/EMBEDDING.md).
+        .library(name: "EscapeFromBlindness", targets: ["EscapeFromBlindness"]),
         .library(name: "EscapeCore", targets: ["EscapeCore"]),
         .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
         .library(name: "EscapeBraille", targets: ["EscapeBraille"]),
@@ -67,6 +69,12 @@ let package = Package(
         .target(
             name: "EscapeRuntime",
             dependencies: ["EscapeCore", "EscapeJSON", "EscapeProtocol", "EscapeSaves", "EscapeContent"],
+            swiftSettings: strictSettings
+        ),
+        // The embeddable game: re-exports what a program that plays in process needs, and no front end.
+        .target(
+            name: "EscapeFromBlindness",
+            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeContent", "EscapeSaves", "EscapeRuntime"],
             swiftSettings: strictSettings
         ),
         // BrlAPI, the C library BRLTTY's clients use; it ships no pkg-config file, so a module map and a shim.

@@ -41,6 +41,12 @@ public enum FuzzDriver {
                 replayed += 1
             }
         }
+        // An empty corpus tests nothing: that is a failure, not a pass.
+        if replayed == 0 {
+            let paths = CommandLine.arguments.dropFirst().joined(separator: ", ")
+            FileHandle.standardError.write(Data("\(name): no input to replay in \(paths)\n".utf8))
+            exit(1)
+        }
         print("\(name): \(replayed) inputs replayed without a failure")
         exit(0)
         #endif

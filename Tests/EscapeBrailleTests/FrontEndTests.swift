@@ -269,4 +269,28 @@ final class SteppingClock: GameClock {
         run(frontEnd, on: host) { display.frames.last?.cells.count == 24 }
         #expect(display.frames.last?.text == "Darkness hdr1/3         ")
     }
+
+    @Test func writesNothingToADisplayOfNoCellsAndFollowsItWhenItGrows() throws {
+        let display = FakeDisplay()
+        let host = try session()
+        var logged: [String] = []
+        let frontEnd = BrailleFrontEnd(
+            connector: FakeConnector(displays: [display]),
+            clock: SteppingClock(),
+            options: fast,
+            log: { logged.append($0) }
+        )
+        run(frontEnd, on: host) { !display.frames.isEmpty }
+        let written = display.frames.count
+        display.reportedSize = DisplaySize(columns: 0)
+        run(frontEnd, on: host) { display.size.cells == 0 }
+        // 2000 turns: the size is checked again and again (every few milliseconds of this clock).
+        run(frontEnd, on: host) { false }
+        #expect(display.frames.count == written, "nothing is written to a display of no cells")
+        display.reportedSize = DisplaySize(columns: 30)
+        run(frontEnd, on: host) { display.frames.count > written }
+        #expect(display.frames.last?.cells.count == 30)
+        #expect(display.text == "Darkness hdr 1/3")
+        #expect(logged == ["Connected to BRLTTY (40 cells); the game is on the display."])
+    }
 }

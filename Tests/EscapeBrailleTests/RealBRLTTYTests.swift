@@ -223,15 +223,18 @@ struct RealBRLTTYTests {
         try display.press("CSRTRK") { $0 == "This level has no" }
         try display.resize(columns: 30)
         try display.waitFor("the message laid out again") { $0 == "This level has no hints." }
+        // BRLTTY takes a display of no cells without passing the size on to its clients: efb, checking the
+        // size every second, keeps reading the last one (seen with BRLTTY 6.5: a log line added for a size
+        // of 0 never came in 15 s). With no sign to wait for, none is waited for: the display grows again
+        // at once. What efb does with a size of no cells is checked without BRLTTY, by BrailleFrontEndTests'
+        // writesNothingToADisplayOfNoCellsAndFollowsItWhenItGrows.
         try display.resize(columns: 0)
-        // The one fixed pause left: BRLTTY shows nothing on a display of no cells and efb says nothing,
-        // so there is no sign to wait for. efb reads the size once a second: this lets it see no cells
-        // at least twice before the display grows again.
-        usleep(2_500_000)
         #expect(game.process.isRunning)
         try display.resize(columns: 40)
         try display.waitFor("the message on 40 cells") { $0 == "This level has no hints." && display.width == 40 }
         try display.press("FWINLT") { $0 == "Darkness hdr 1/3" }
+        #expect(game.process.isRunning)
+        #expect(!game.standardError.contains("Lost the Braille display"))
     }
 
     @Test func aMultiRowDisplayShowsTheTextOnEveryRow() throws {

@@ -6,19 +6,37 @@ import Testing
 /// normally, as a regression test: among them the input that made libedit write through a missing row
 /// (`edit/tall-line-60x20`).
 @Suite struct BoundaryCorpusTests {
-    @Test(arguments: ["edit", "louis", "braille", "speech"])
-    func everySeedPlaysWithoutAFailure(target: String) throws {
+    static let targets = ["edit", "louis", "braille", "speech"]
+
+    /// Runs `efb-fuzz-TARGET` on `folder`: its status and its standard output.
+    private static func replay(_ target: String, _ folder: URL) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = efbExecutable.deletingLastPathComponent().appendingPathComponent("efb-fuzz-\(target)")
-        process.arguments = [packageRoot.appendingPathComponent("Tests/BoundaryCorpus/\(target)").path]
+        process.arguments = [folder.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "efb-fuzz-\(target): \(text)")
-        let count = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        #expect(count > 0, "no seed replayed for \(target): \(text)")
+        return (process.terminationStatus, text)
+    }
+
+    @Test(arguments: targets)
+    func everySeedPlaysWithoutAFailure(target: String) throws {
+        let folder = packageRoot.appendingPathComponent("Tests/BoundaryCorpus/\(target)")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path).count
+        #expect(seeds > 0, "Tests/BoundaryCorpus/\(target) holds no seed")
+        let (status, text) = try Self.replay(target, folder)
+        #expect(status == 0, "efb-fuzz-\(target): \(text)")
+        #expect(text == "efb-fuzz-\(target): \(seeds) inputs replayed without a failure\n")
+    }
+
+    @Test(arguments: targets)
+    func anEmptyOrMissingFolderFails(target: String) throws {
+        let folder = try temporaryFolder("empty-boundary-corpus")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try Self.replay(target, folder) == (1, ""))
+        #expect(try Self.replay(target, folder.appendingPathComponent("missing")) == (1, ""))
     }
 }
