@@ -134,16 +134,12 @@ extension Engine {
         state.progress.completed.insert(level.id)
         let next = self.position(after: position)
         state.progress.current = next
-        var effects: [Effect] = [
-            .event(.result(AnswerResult(outcome: .correct, level: level.id))),
-            .event(.sound(.solved)),
-            .event(.announce(Announcement(level.solved, priority: .assertive, category: .feedback))),
-        ]
+        var opensChapter = false
         if let next {
             if next.chapter != position.chapter {
                 settleLayout(at: next)
                 enter(.chapter(next.chapter))
-                effects.append(.event(.sound(.chapter)))
+                opensChapter = true
             } else {
                 enter(.level(next, makeLevelState(at: next, now: now)))
             }
@@ -151,7 +147,13 @@ extension Engine {
             enter(.end)
         }
         // Saved once the next level's layout is settled, so a resume shows it as it is now.
-        effects.insert(.save(state.progress), at: 3)
+        var effects: [Effect] = [
+            .event(.result(AnswerResult(outcome: .correct, level: level.id))),
+            .event(.sound(.solved)),
+            .event(.announce(Announcement(level.solved, priority: .assertive, category: .feedback))),
+            .save(state.progress),
+        ]
+        if opensChapter { effects.append(.event(.sound(.chapter))) }
         return effects
     }
 }
