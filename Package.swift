@@ -229,7 +229,7 @@ let package = Package(
             name: "EscapeConsoleTests",
             dependencies: [
                 "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
-                "EscapeTestSupport",
+                "EscapeTestSupport", "CEdit",
             ],
             swiftSettings: strictSettings
         ),

@@ -9,10 +9,150 @@
 #ifndef EFB_EDIT_SHIM_H
 #define EFB_EDIT_SHIM_H
 
-#include <stdio.h>
-#include <wchar.h>
+#include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 #include <histedit.h>
+
+/// The cells libedit gives `character` on the screen, by its own rules (chartype.c): a control
+/// character below U+0100 shows as `^X`, a character that is not printable as `\U+XXXX`, a tab up
+/// to the next tab stop.
+static inline int efb_edit_cells(wchar_t character) {
+    if (character == L'\t') return 8;
+    if (character == L'\n') return 0;
+    if (character < 0x100 && iswcntrl((wint_t)character)) return 2;
+    if (iswprint((wint_t)character)) {
+        int width = wcwidth(character);
+        return width < 0 ? 0 : width;
+    }
+    return character > 0xffff ? 8 : 7;
+}
+
+/// The bytes `character` takes in UTF-8; a value that is no Unicode scalar takes U+FFFD's three.
+static inline int efb_edit_bytes(wchar_t character) {
+    unsigned int value = (unsigned int)character;
+    if (value < 0x80) return 1;
+    if (value < 0x800) return 2;
+    if (value >= 0x10000 && value <= 0x10ffff) return 4;
+    return 3;
+}
+
+/// What the editor's reader knows of the line being edited.
+///
+/// libedit draws each key the moment it inserts it, and keeps its own picture of the screen: text taken
+/// out of the line afterwards (el_wdeletestr) leaves that picture and the real line apart, and the next
+/// key drawn on the fast path writes through a row that is not there (a NULL write in re_fastputc,
+/// libedit 3.1-20221030, found by efb-fuzz-edit). So a key that would take the line past its room is
+/// kept from libedit altogether: the reader drops it before libedit sees it.
+typedef struct {
+    /// The terminal read from.
+    int descriptor;
+    /// The bytes of UTF-8 the line may still take.
+    long roomBytes;
+    /// The screen cells the line may still take.
+    long roomCells;
+    /// Bytes of UTF-8 typed past the room and dropped since the line began.
+    long dropped;
+    /// Where the reader is in a key's escape sequence: 0 outside one, 1 after Escape, 2 inside
+    /// `Escape [`, 3 after `Escape O`. Inside a sequence nothing is dropped: its letters are no text.
+    int sequence;
+} efb_edit_input;
+
+/// Reads one character of UTF-8 from `descriptor`, as libedit's own reader does: an invalid byte is
+/// skipped, the rest of a character is waited for. Returns 1, 0 at the end of input, -1 on an error.
+static inline int efb_edit_read_character(int descriptor, wchar_t *character) {
+    char bytes[MB_LEN_MAX];
+    size_t count = 0;
+    for (;;) {
+        ssize_t got = read(descriptor, bytes + count, 1);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                struct pollfd watched = { .fd = descriptor, .events = POLLIN, .revents = 0 };
+                if (poll(&watched, 1, -1) >= 0 || errno == EINTR) continue;
+            }
+            return -1;
+        }
+        if (got == 0) {
+            *character = L'\0';
+            return 0;
+        }
+        count += 1;
+        for (;;) {
+            mbstate_t state;
+            memset(&state, 0, sizeof state);
+            size_t decoded = mbrtowc(character, bytes, count, &state);
+            if (decoded == (size_t)-2) {
+                if (count >= sizeof bytes) count = 0;
+                break;
+            }
+            if (decoded == (size_t)-1) {
+                // Not UTF-8: the last byte may begin a character of its own; the others are dropped.
+                if (count > 1) {
+                    bytes[0] = bytes[count - 1];
+                    count = 1;
+                    continue;
+                }
+                count = 0;
+                break;
+            }
+            return 1;
+        }
+    }
+}
+
+/// Whether `character` is kept (1) or dropped (0) by the reader, which follows escape sequences.
+static inline int efb_edit_keeps(efb_edit_input *input, wchar_t character) {
+    switch (input->sequence) {
+    case 1:
+        input->sequence = character == L'[' ? 2 : character == L'O' ? 3 : 0;
+        return 1;
+    case 2:
+        if (character == 0x1b) input->sequence = 1;
+        else if (character >= 0x40 && character <= 0x7e) input->sequence = 0;
+        return 1;
+    case 3:
+        input->sequence = 0;
+        return 1;
+    default:
+        break;
+    }
+    if (character == 0x1b) {
+        input->sequence = 1;
+        return 1;
+    }
+    // Keys below the space and Delete are commands, not text.
+    if (character < 0x20 || character == 0x7f) return 1;
+    return efb_edit_bytes(character) <= input->roomBytes && efb_edit_cells(character) <= input->roomCells;
+}
+
+/// Reads the next character that is kept: 1 with it, or 0 (nothing now) after dropping the keys past
+/// the line's room that were waiting, at most 4,096 of them a call so the event loop goes on; 0 at the
+/// end of input too and -1 on an error, as libedit's own reader.
+static inline int efb_edit_take(efb_edit_input *input, wchar_t *character) {
+    for (int turn = 0; turn < 4096; turn++) {
+        int got = efb_edit_read_character(input->descriptor, character);
+        if (got != 1) return got;
+        if (efb_edit_keeps(input, *character)) return 1;
+        input->dropped += efb_edit_bytes(*character);
+        struct pollfd watched = { .fd = input->descriptor, .events = POLLIN, .revents = 0 };
+        if (poll(&watched, 1, 0) <= 0 || (watched.revents & POLLIN) == 0) break;
+    }
+    *character = L'\0';
+    return 0;
+}
+
+/// libedit's reader (EL_GETCFN): efb_edit_take on the editor's efb_edit_input (EL_CLIENTDATA).
+static inline int efb_edit_getc(EditLine *editor, wchar_t *character) {
+    efb_edit_input *input = NULL;
+    if (el_get(editor, EL_CLIENTDATA, &input) != 0 || input == NULL) return -1;
+    return efb_edit_take(input, character);
+}
 
 /// The prompt libedit draws (a function, as EL_PROMPT wants).
 static inline char *efb_edit_prompt(EditLine *editor) {
@@ -53,11 +193,16 @@ static inline int efb_edit_hung_up(int descriptor) {
     return (watched.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
-/// Opens an editor on `input` and `output` in emacs mode with the program's signals left alone and a
-/// history of `historySize` lines; NULL when libedit cannot.
-static inline EditLine *efb_edit_open(FILE *input, FILE *output, History **list, int historySize) {
+/// Opens an editor on `input` and `output` in emacs mode with the program's signals left alone, keys
+/// read by `reader` (which must outlive the editor) and a history of `historySize` lines; NULL when
+/// libedit cannot.
+static inline EditLine *efb_edit_open(FILE *input, FILE *output, efb_edit_input *reader, History **list,
+    int historySize) {
     EditLine *editor = el_init("efb", input, output, stderr);
     if (editor == NULL) return NULL;
+    reader->descriptor = fileno(input);
+    el_set(editor, EL_CLIENTDATA, reader);
+    el_set(editor, EL_GETCFN, efb_edit_getc);
     el_set(editor, EL_SIGNAL, 0);
     el_set(editor, EL_EDITOR, "emacs");
     el_set(editor, EL_PROMPT, efb_edit_prompt);
@@ -114,6 +259,12 @@ static inline void efb_edit_measure(EditLine *editor, int *length, int *cursor) 
     const LineInfoW *line = el_wline(editor);
     *length = (int)(line->lastchar - line->buffer);
     *cursor = (int)(line->cursor - line->buffer);
+}
+
+/// The characters in the line now (el_wline's buffer, not NUL-terminated): read them before the next
+/// call into libedit.
+static inline const wchar_t *efb_edit_line(EditLine *editor) {
+    return el_wline(editor)->buffer;
 }
 
 /// Deletes `count` characters before the cursor.

@@ -15,8 +15,9 @@ import Musl
 /// on the screen is redrawn, so a screen reader reads on as it did.
 ///
 /// The line crosses the C boundary as wide characters counted in characters and is copied out at
-/// once; it never grows past ``maximumLength`` bytes of UTF-8 inside libedit: keys typed past it are
-/// taken out again, counted, and the line is refused as too long when Enter comes. libedit's readline
+/// once; it never grows past ``maximumLength`` bytes of UTF-8 nor past the screen inside libedit: the
+/// keys are read by the shim's reader (`efb_edit_getc`), which drops a key that would not fit before
+/// libedit sees it, counts it, and the line is refused as too long when Enter comes. libedit's readline
 /// emulation is not used: its callback interface writes through a stale pointer once a line passes
 /// 1,024 bytes (see `Sources/CEdit/shim.h`).
 ///
@@ -32,10 +33,10 @@ final class LineEditor {
     private let history: OpaquePointer?
     /// The streams libedit reads and writes, on copies of the descriptors, closed with the editor.
     private let streams: (reading: UnsafeMutablePointer<FILE>, writing: UnsafeMutablePointer<FILE>)
-    /// Bytes typed past ``maximumLength`` in the line being edited and taken out again.
-    private var dropped = 0
-    /// The bytes of UTF-8 in the line being edited, as libedit holds it.
-    private var kept = 0
+    /// What the shim's reader knows of the line: its room, the bytes it dropped.
+    ///
+    /// libedit holds a pointer to it until the editor is closed.
+    private let reader: UnsafeMutablePointer<efb_edit_input>
 
     /// Sets libedit up on a terminal; `nil` when `input` or `output` is not one.
     ///
@@ -59,12 +60,16 @@ final class LineEditor {
             for copy in [copies.0, copies.1] where copy >= 0 { close(copy) }
             return nil
         }
+        let reader = UnsafeMutablePointer<efb_edit_input>.allocate(capacity: 1)
+        reader.initialize(to: efb_edit_input())
         var history: OpaquePointer?
-        guard let editor = efb_edit_open(reading, writing, &history, 100) else {
+        guard let editor = efb_edit_open(reading, writing, reader, &history, 100) else {
+            reader.deallocate()
             fclose(reading)
             fclose(writing)
             return nil
         }
+        self.reader = reader
         streams = (reading, writing)
         self.editor = editor
         self.history = history
@@ -76,6 +81,7 @@ final class LineEditor {
     deinit {
         stop()
         efb_edit_close(editor, history)
+        reader.deallocate()
         fclose(streams.reading)
         fclose(streams.writing)
     }
@@ -106,10 +112,11 @@ final class LineEditor {
     func start() {
         guard !isEditing else { return }
         isEditing = true
-        dropped = 0
-        kept = 0
         efb_edit_resize(editor)
         efb_edit_unbuffered(editor, 1)
+        reader.pointee.dropped = 0
+        reader.pointee.sequence = 0
+        measureRoom()
     }
 
     /// Reads one key and returns the line it completed, if it did (wraps `el_wgets` and `history`).
@@ -127,8 +134,8 @@ final class LineEditor {
         var count: Int32 = 0
         guard let read = efb_edit_read(editor, &count) else {
             // An empty line (after Backspace or Ctrl-C) comes as NULL too; only a hang-up ends the input.
-            kept = 0
-            dropped = 0
+            reader.pointee.dropped = 0
+            measureRoom()
             guard efb_edit_hung_up(descriptor) != 0 else { return [] }
             stop()
             return [nil]
@@ -137,6 +144,7 @@ final class LineEditor {
         if characters.last == 10 {
             stop()
             let typed = Array(Self.text(UnsafeBufferPointer(rebasing: characters.dropLast())).utf8)
+            let dropped = reader.pointee.dropped
             if dropped > 0 { return [.tooLong(length: typed.count + dropped)] }
             if typed.contains(where: { $0 != 32 && $0 != 9 }) {
                 typed.withUnsafeBufferPointer { bytes in
@@ -152,46 +160,61 @@ final class LineEditor {
             stop()
             return [nil]
         }
-        // Measured without making a String: this runs for every key of a line up to the limit.
-        let length = characters.reduce(0) { $0 + Self.utf8Width($1) }
-        let cells = characters.reduce(0) { $0 + Self.cellWidth($1) }
         let added = characters.count - Int(before)
-        if length > maximumLength || cells > Self.cellLimit(of: descriptor), added > 0 {
-            // Taken out as soon as typed: libedit's line, and the work each key causes, stay bounded.
-            dropped += length - kept
+        if added > 0, !Self.fits(characters, bytes: maximumLength, cells: Self.cellLimit(of: descriptor)) {
+            // Only a key that inserts several characters at once (Ctrl-Y, a yank) gets here: the reader
+            // lets no single key past the room. Taken out again, and libedit's picture of the screen
+            // redrawn from the line, so the two never part.
+            var length: Int32 = 0
+            var cursor: Int32 = 0
+            efb_edit_measure(editor, &length, &cursor)
+            let end = min(characters.count, Int(max(0, cursor)))
+            let taken = characters[max(0, end - added)..<end]
+            reader.pointee.dropped += taken.reduce(0) { $0 + Int(efb_edit_bytes($1)) }
             efb_edit_delete(editor, Int32(added))
-        } else {
-            kept = length
+            efb_edit_refresh(editor)
         }
+        measureRoom()
         return []
     }
 
-    /// The columns `character` may take at most on a terminal: two from U+1100 on (wide East Asian
-    /// characters and emoji), one below.
-    static func cellWidth(_ character: wchar_t) -> Int {
-        UInt32(bitPattern: character) < 0x1100 ? 1 : 2
+    /// Whether `characters` take at most `bytes` bytes of UTF-8 and `cells` cells on the screen.
+    static func fits(_ characters: UnsafeBufferPointer<wchar_t>, bytes: Int, cells: Int) -> Bool {
+        // Measured without making a String: this runs for every key of a line up to the limit.
+        var length = 0
+        var width = 0
+        for character in characters {
+            length += Int(efb_edit_bytes(character))
+            width += Int(efb_edit_cells(character))
+        }
+        return length <= bytes && width <= cells
+    }
+
+    /// Tells the reader how much the line being edited may still take.
+    private func measureRoom() {
+        var length: Int32 = 0
+        var cursor: Int32 = 0
+        efb_edit_measure(editor, &length, &cursor)
+        var bytes = 0
+        var cells = 0
+        if let line = efb_edit_line(editor) {
+            for character in UnsafeBufferPointer(start: line, count: Int(max(0, length))) {
+                bytes += Int(efb_edit_bytes(character))
+                cells += Int(efb_edit_cells(character))
+            }
+        }
+        reader.pointee.roomBytes = max(0, maximumLength - bytes)
+        reader.pointee.roomCells = max(0, Self.cellLimit(of: descriptor) - cells)
     }
 
     /// The most cells a line may take on the terminal `descriptor`: the screen less three rows (the
     /// prompt's and room to spare), at least one row.
     ///
-    /// libedit 3.1 lays a line out on as many rows as the terminal has and no more: a line taller than
-    /// the screen writes through a missing row (a NULL dereference in `el_wgets`, found by
-    /// efb-fuzz-edit with 1,071 characters of `çà€😀` on 60 × 20). Keeping the line shorter than the
-    /// screen keeps libedit inside its rows.
+    /// A line taller than the screen would scroll the story above it away with every redraw, and the
+    /// prompt with it: a screen reader's review would not find where the line starts.
     static func cellLimit(of descriptor: Int32) -> Int {
         guard let size = WordWrap.size(of: descriptor), size.rows > 0 else { return 80 * 21 }
         return size.columns * max(1, size.rows - 3)
-    }
-
-    /// The bytes `character` takes in UTF-8; a value that is no Unicode scalar takes U+FFFD's three.
-    static func utf8Width(_ character: wchar_t) -> Int {
-        switch UInt32(bitPattern: character) {
-        case 0..<0x80: 1
-        case 0x80..<0x800: 2
-        case 0x1_0000...0x10_FFFF: 4
-        default: 3
-        }
     }
 
     /// The characters libedit hands over, as text; a value that is no Unicode scalar becomes U+FFFD.

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// The C-boundary fuzz targets' seeds (Tests/BoundaryCorpus/NAME) replayed through the targets built
-/// normally, as a regression test: among them the input that made libedit write through a missing row
-/// (`edit/tall-line-60x20`).
+/// normally, as a regression test: among them the paste that made libedit write through a NULL row once
+/// keys taken out of its line had left its picture of the screen behind
+/// (`edit/wide-paste-past-the-room-60x20`).
 @Suite struct BoundaryCorpusTests {
     static let targets = ["edit", "louis", "braille", "speech"]
 
