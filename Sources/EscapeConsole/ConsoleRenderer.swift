@@ -17,6 +17,9 @@ public struct ConsoleRenderer: Sendable {
     /// Whether anything was announced since the screen on show arrived: `again` repeats it if so, and
     /// the screen's opening otherwise.
     public private(set) var announcedSinceScreen = false
+    /// The element whose actions this reply listed already (on focus): activating it then says nothing
+    /// more of them.
+    private var actionsListed: String?
     /// Whether each of the last ten seconds gets its line (for a countdown drawn in place); otherwise
     /// only 10, 5, 3 and 1 do, at least two seconds apart, so a reader can follow them.
     public var countdownEverySecond = false
@@ -88,6 +91,7 @@ public struct ConsoleRenderer: Sendable {
             let message = friendly(error, answering: command) ?? Self.sentence(error.message)
             return [ConsoleLine(words(.error, ["message": message]), style: .error)]
         case .done:
+            actionsListed = nil
             return []
         case .bye:
             return [ConsoleLine(words(.goodbye))]
@@ -140,6 +144,13 @@ public struct ConsoleRenderer: Sendable {
             if announcement.category == .hint, let notice = hintAnnouncement(announcement, answering: command) {
                 return notice
             }
+            if case .game(.activate) = command, announcement.category == .feedback, let list = context.actions,
+                list.element == context.focus?.element.id
+            {
+                // Activating an object with actions names them: the console's numbered list, once a reply
+                // (focusing the object by its number in the same line listed them already).
+                return actionsListed == list.element ? [] : [ConsoleLine(actionsLine(list))]
+            }
             return self.announcement(
                 announcement,
                 repeating: repeatedWords,
@@ -150,6 +161,7 @@ public struct ConsoleRenderer: Sendable {
             let stepped = before.rotor.map { $0.element == rotor.element && $0.rotor == rotor.rotor } ?? false
             return [ConsoleLine(rotorLine(rotor, stepped: stepped))]
         case .actions(let list):
+            actionsListed = list.element
             return [ConsoleLine(actionsLine(list))]
         case .result(let result):
             // A door with a rotor says the code it was tried with: its value.

@@ -318,3 +318,23 @@ struct ConsoleSharedControlTests {
         )
     }
 }
+
+/// Issue 23, item 10: an object's actions are said once, whether it is activated by its number (`a 4`:
+/// focused and activated in one line) or after focusing it.
+@Suite struct ConsoleActionsOnceTests {
+    private static let listed = "Actions: 1 Pump, 2 Fold away. Type action and a number or a name."
+
+    @Test func activatingAnObjectByItsNumberListsItsActionsOnce() {
+        var console = Support.console(at: "workshop-forge").driver
+        let lines = console.enter("a 3").map(\.text)
+        #expect(lines == ["3 of 5: Bellows, not handled yet, button", Self.listed])
+    }
+
+    @Test func activatingTheFocusedObjectListsItsActionsAgainOnlyAsAsked() {
+        var console = Support.console(at: "workshop-forge").driver
+        #expect(console.enter("3").map(\.text) == ["3 of 5: Bellows, not handled yet, button", Self.listed])
+        // Enter on an empty line activates: the player asked for the list, and hears it once, numbered.
+        #expect(console.enter("").map(\.text) == [Self.listed])
+        #expect(console.enter("a").map(\.text) == [Self.listed])
+    }
+}
