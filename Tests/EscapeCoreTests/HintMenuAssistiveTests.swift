@@ -23,12 +23,37 @@ struct HintTests {
         #expect(
             try game.send(.hint).announcements == ["Hint 1 of 2: The answer is not something you carry in your hands."]
         )
+        // Issue 23, item 7: asked again before the next hint wakes, the game says when it wakes.
         #expect(
-            try game.send(.hint).announcements == ["Hint 1 of 2: The answer is not something you carry in your hands."]
+            try game.send(.hint).announcements == [
+                "Hint 1 of 2: The answer is not something you carry in your hands. The next hint wakes in 30 seconds."
+            ]
         )
         #expect(game.wait(30_000).announcements.count == 1)
         #expect(try game.send(.hint).announcements.first?.hasPrefix("Hint 2 of 2") == true)
         #expect(game.engine.nextDeadline == nil)
+    }
+
+    @Test func aHintAskedAgainSaysWhenTheNextWakesInSecondsMinutesOrAMoment() throws {
+        var game = try atFirstLevel(EngineOptions(hintInterval: 300_000, seed: 1))
+        _ = game.wait(300_000)
+        let first = "Hint 1 of 2: The answer is not something you carry in your hands."
+        #expect(try game.send(.hint).announcements == [first])
+        #expect(try game.send(.hint).announcements == [first + " The next hint wakes in 5 minutes."])
+        _ = game.wait(179_001)
+        // 120.999 s: whole minutes from two on, rounded up.
+        #expect(try game.send(.hint).announcements == [first + " The next hint wakes in 3 minutes."])
+        _ = game.wait(1_000)
+        #expect(try game.send(.hint).announcements == [first + " The next hint wakes in 2 minutes."])
+        _ = game.wait(118_500)
+        #expect(try game.send(.hint).announcements == [first + " The next hint wakes in 2 seconds."])
+        _ = game.wait(1_000)
+        #expect(try game.send(.hint).announcements == [first + " The next hint wakes in a moment."])
+        _ = game.wait(500)
+        #expect(try game.send(.hint).announcements.first?.hasPrefix("Hint 2 of 2") == true)
+        // Every hint awake: nothing is said of a next one.
+        #expect(try game.send(.hint).announcements.first?.hasSuffix("wakes in a moment.") == false)
+        #expect(try game.send(.hint).announcements.first?.contains("next hint") == false)
     }
 
     @Test func magicTapOnALevelAsksForAHint() throws {

@@ -96,6 +96,15 @@ public struct Messages: Sendable, Hashable, Decodable {
     ///
     /// Required by adventures with dials levels.
     public var tryGesture: String?
+    /// Said after a hint heard again while the next one still sleeps: when it wakes, in minutes (`{n}`,
+    /// from two on).
+    ///
+    /// Optional, as are the next two: without them a repeated hint is said alone.
+    public var nextHintMinutes: String?
+    /// When the next hint wakes, in seconds (`{n}`, from 2 to 119).
+    public var nextHintSeconds: String?
+    /// When the next hint wakes within a second.
+    public var nextHintSoon: String?
     /// Time left on a timed level, in minutes (`{n}`).
     ///
     /// Required by adventures with timed levels, as are the next four.
