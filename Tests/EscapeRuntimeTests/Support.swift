@@ -22,12 +22,16 @@ enum Support {
 
     /// A session as `efb pipe --seed 1 --clock virtual --memory-save` makes it.
     static func session(store: any SaveStore = InMemorySaveStore(), seed: UInt64 = 1) -> SessionHost {
-        SessionHost(
-            adventure: adventure,
-            options: EngineOptions(hintInterval: 30_000, seed: seed),
-            store: store,
-            clock: VirtualClock()
-        )
+        do {
+            return try SessionHost(
+                adventure: adventure,
+                options: EngineOptions(hintInterval: 30_000, seed: seed),
+                store: store,
+                clock: VirtualClock()
+            )
+        } catch {
+            fatalError("a test's save must open: \(error)")
+        }
     }
 
     /// Feeds `input` to a session through a framer, as the pipe does, and returns every line it writes.

@@ -50,6 +50,27 @@ public final class SessionHost {
         )
     }
 
+    /// Creates a host on progress kept in memory: the store is opened at once, and memory is never
+    /// locked by another game nor something other than a save.
+    ///
+    /// - Parameters:
+    ///   - adventure: The validated adventure.
+    ///   - options: Hint timing, the seed and time pressure.
+    ///   - store: The progress to start from, kept in memory.
+    ///   - clock: The time source; a ``VirtualClock`` makes the session keep its own time.
+    public convenience init(
+        adventure: Adventure,
+        options: EngineOptions,
+        store: InMemorySaveStore,
+        clock: any GameClock
+    ) {
+        do {
+            try self.init(adventure: adventure, options: options, store: store as any SaveStore, clock: clock)
+        } catch {
+            preconditionFailure("an in-memory store is never locked by another game nor other than a save: \(error)")
+        }
+    }
+
     /// Creates a host, opening the save and playing read-only when another game holds it.
     ///
     /// - Parameters:
@@ -57,14 +78,16 @@ public final class SessionHost {
     ///   - options: Hint timing, the seed and time pressure.
     ///   - store: Where progress is kept.
     ///   - clock: The time source; a ``VirtualClock`` makes the session keep its own time.
-    public convenience init(adventure: Adventure, options: EngineOptions, store: any SaveStore, clock: any GameClock) {
+    /// - Throws: ``SaveError/notASave`` when the store holds something other than a save (a file
+    ///   store's path names someone else's file), which is left untouched.
+    public convenience init(
+        adventure: Adventure,
+        options: EngineOptions,
+        store: any SaveStore,
+        clock: any GameClock
+    ) throws(SaveError) {
         let keeper = SaveKeeper(store: store)
-        let startup: SaveStartup
-        do {
-            startup = try keeper.open(for: adventure, whenLocked: .readOnly)
-        } catch {
-            preconditionFailure("a keeper that plays read-only when locked never refuses")
-        }
+        let startup = try keeper.open(for: adventure, whenLocked: .readOnly)
         self.init(adventure: adventure, options: options, keeper: keeper, startup: startup, clock: clock)
     }
 
