@@ -13,6 +13,7 @@
   focused; a wrong answer's message is in a live region within a second;
 - the guards refuse a missing or wrong token (401/403, no redirect), a foreign Host, a foreign Origin
   at the WebSocket handshake (no 101), and a second tab gets the choice to take over or watch;
+- hints, repeat and the history of what was said ("what did I miss") from the keyboard;
 - the page reconnects after the server restarts and comes back to the same place;
 - the interface other tools rely on: the one URL line on standard output (with --port 0), the server
   stopping when its standard input ends and on SIGINT or SIGTERM, and the same --seed giving the same
@@ -568,6 +569,33 @@ class BrowserTests(unittest.TestCase):
         driver.switch_to.window(first_handle)
         wait_for("the first tab to be told", lambda: words["taken_over"] in first.live_text(), 5)
         self.screenshot(first, "en-taken-over")
+
+    def test_hints_repeat_and_history_from_the_keyboard(self) -> None:
+        """Alt+Shift+H says a hint, Alt+Shift+R says it again, Alt+Shift+Y shows what was said and goes to it."""
+        _, page = self.open("en", "--memory-save", "--hints-at-once")
+        game = Game("en")
+        title = page.title()
+        while game.kind(title) != "level":
+            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            title = page.wait_new_screen(title)
+        hint = game.level(title)["hints"][0]
+
+        def history() -> List[str]:
+            by_id = {m["nodeId"]: m for m in page.tree()}
+            return [page.text_of(n, by_id) for n in page.nodes("listitem")]
+        page.chord(Keys.ALT, Keys.SHIFT, "h")
+        wait_for("the hint in a live region", lambda: hint in page.live_text(), 2)
+        page.chord(Keys.ALT, Keys.SHIFT, "y")
+        focused = wait_for("the history's heading to take the focus",
+                           lambda: (n := page.focused()) and page.role(n) == "heading" and n, 2)
+        self.assertEqual(page.name(focused), "What was said")
+        said = wait_for("the history's items", history, 2)
+        self.assertTrue(any(hint in item for item in said), said)
+        self.assertTrue(any(item.strip() == title for item in said), said)
+        count = sum(hint in item for item in said)
+        page.chord(Keys.ALT, Keys.SHIFT, "r")
+        wait_for("the hint said again", lambda: sum(hint in item for item in history()) > count, 2)
+        self.screenshot(page, "en-history")
 
     def test_the_page_comes_back_after_the_server_restarts(self) -> None:
         folder = tempfile.mkdtemp(prefix="efb-web-")
