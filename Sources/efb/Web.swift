@@ -58,6 +58,15 @@ struct Web: ParsableCommand {
     }
 
     func run() throws {
+        guard ShippedData.folder(.page) != nil else {
+            let message = """
+                efb web: the page is missing: it is looked for in ../share/efb/web from the efb binary \
+                (/usr/share/efb/web when installed) and beside a built one. Reinstall the game, or build it again.
+
+                """
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode(72)
+        }
         let environment = ProcessInfo.processInfo.environment
         let token: String
         if attach != nil || game.memorySave {

@@ -743,6 +743,19 @@ class InterfaceTests(unittest.TestCase):
                 server.process.send_signal(stop)
                 self.assertEqual(server.process.wait(timeout=30), 0)
 
+    def test_without_its_page_it_says_so_and_stops(self) -> None:
+        """A binary with no page at ../share/efb/web nor beside it (a broken install) does not serve 404s."""
+        folder = tempfile.mkdtemp(prefix="efb-no-page-")
+        self.addCleanup(lambda: subprocess.run(["rm", "-rf", folder], check=False))
+        os.makedirs(os.path.join(folder, "bin"))
+        binary = os.path.join(folder, "bin", "efb")
+        subprocess.run(["cp", OPTIONS["binary"], binary], check=True)
+        result = subprocess.run([binary, "web", "--port", "0", "--memory-save"], stdin=subprocess.DEVNULL,
+                                capture_output=True, timeout=60)
+        self.assertEqual(result.returncode, 72, result.stderr.decode())
+        self.assertEqual(result.stdout, b"", "no address is printed for a page that is not there")
+        self.assertIn("the page is missing", result.stderr.decode())
+
     def screens_over_the_socket(self, seed: str, taps: int) -> List[Dict[str, Any]]:
         """The screens efb web shows for `taps` magic taps from the start, as its page receives them."""
         server = self.start("--seed", seed, "--locale", "en", "--hint-interval", "600")
