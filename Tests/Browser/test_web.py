@@ -107,10 +107,10 @@ def find_axe() -> str:
 class Server:
     """`efb web` started on a port, with its standard input held open (its end stops the server)."""
 
-    def __init__(self, *arguments: str, port: int = 0) -> None:
+    def __init__(self, *arguments: str, port: int = 0, environment: Optional[Dict[str, str]] = None) -> None:
         self.process = subprocess.Popen(
             [OPTIONS["binary"], "web", "--port", str(port), *arguments],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
         )
         line = self.process.stdout.readline().decode().strip()
         if not line.startswith("http://"):
@@ -735,6 +735,22 @@ class InterfaceTests(unittest.TestCase):
         server.process.stdin.close()
         self.assertEqual(server.process.wait(timeout=30), 0)
         self.assertEqual(server.process.stdout.read(), b"", "standard output carries the URL line only")
+
+    def test_open_hands_the_address_to_the_desktops_browser(self) -> None:
+        """--open runs xdg-open (here a stand-in first on PATH) with the address it printed."""
+        folder = tempfile.mkdtemp(prefix="efb-open-")
+        self.addCleanup(lambda: subprocess.run(["rm", "-rf", folder], check=False))
+        opened = os.path.join(folder, "opened")
+        opener = os.path.join(folder, "xdg-open")
+        with open(opener, "w", encoding="utf-8") as file:
+            file.write(f'#!/bin/sh\nprintf "%s\\n" "$1" >"{opened}.part" && mv "{opened}.part" "{opened}"\n')
+        os.chmod(opener, 0o755)
+        environment = dict(os.environ, PATH=folder + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"))
+        server = Server("--memory-save", "--open", environment=environment)
+        self.addCleanup(server.stop)
+        wait_for("xdg-open to be run", lambda: os.path.exists(opened), 10)
+        with open(opened, encoding="utf-8") as file:
+            self.assertEqual(file.read().strip(), server.url)
 
     def test_sigint_and_sigterm_stop_it(self) -> None:
         for stop in (signal.SIGINT, signal.SIGTERM):
