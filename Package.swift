@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "EscapeWeb",
             dependencies: [
-                "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeSound",
+                "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeSound", "EscapeContent",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(
                     name: "HummingbirdWebSocket",

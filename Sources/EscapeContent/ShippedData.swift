@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// Where the data shipped with the game is: the adventures and the sound pack.
+/// Where the data shipped with the game is: the adventures, the sound pack and the page of `efb web`.
 ///
 /// The data is looked up relative to the running executable's own path (symbolic links resolved), so one
 /// rule serves every way the game is run:
@@ -25,12 +25,15 @@ public enum ShippedData {
         case adventures
         /// The sound pack: `cues/` and `ambiences/`.
         case sounds
+        /// The page `efb web` serves: `index.html`, `app.js` and `style.css`.
+        case page
 
         /// The folder's name under `share/efb` when installed.
         public var installedName: String {
             switch self {
             case .adventures: "adventures"
             case .sounds: "sounds"
+            case .page: "web"
             }
         }
 
@@ -40,6 +43,7 @@ public enum ShippedData {
             switch self {
             case .adventures: "EscapeFromBlindness_EscapeContent.resources/Adventures"
             case .sounds: "EscapeFromBlindness_EscapeSound.resources/Sounds"
+            case .page: "EscapeFromBlindness_EscapeWeb.resources/Page"
             }
         }
     }

@@ -1,4 +1,5 @@
 #if Web
+import EscapeContent
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -227,16 +228,22 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The page's files, read once from the package's resources, and the sound pack's files on demand.
+/// The page's files, read once from the shipped data, and the sound pack's files on demand.
+///
+/// The page is found as the adventures are (``ShippedData``): `../share/efb/web` from the binary when
+/// installed, SwiftPM's resource folder beside it when built. SwiftPM's `Bundle.module` is not used: an
+/// installed binary has no bundle beside it, and the accessor would fall back to the build machine's path.
 struct PageFiles: Sendable {
     private let files: [String: [UInt8]]
     private let soundFolder: String?
 
-    init(locale: String, soundFolder: String?) {
+    /// The page's files.
+    static let names = ["index.html", "app.js", "style.css"]
+
+    init(locale: String, soundFolder: String?, pageFolder: String? = ShippedData.folder(.page)) {
         var files: [String: [UInt8]] = [:]
-        let folder = Bundle.module.url(forResource: "Page", withExtension: nil)
-        for name in ["index.html", "app.js", "style.css"] {
-            guard let url = folder?.appendingPathComponent(name), let data = try? Data(contentsOf: url) else {
+        for name in Self.names {
+            guard let pageFolder, let data = FileManager.default.contents(atPath: "\(pageFolder)/\(name)") else {
                 continue
             }
             var bytes = [UInt8](data)

@@ -49,7 +49,7 @@ struct Web: ParsableCommand {
     )
     var allowedOrigins: [String] = []
 
-    @Flag(help: "Also open the address in the desktop's browser (xdg-open).")
+    @Flag(help: "Also open the address in the desktop's browser (xdg-open, or open, found on PATH).")
     var open = false
 
     func validate() throws {
@@ -58,6 +58,15 @@ struct Web: ParsableCommand {
     }
 
     func run() throws {
+        guard ShippedData.folder(.page) != nil else {
+            let message = """
+                efb web: the page is missing: it is looked for in ../share/efb/web from the efb binary \
+                (/usr/share/efb/web when installed) and beside a built one. Reinstall the game, or build it again.
+
+                """
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode(72)
+        }
         let environment = ProcessInfo.processInfo.environment
         let token: String
         if attach != nil || game.memorySave {
@@ -99,14 +108,26 @@ struct Web: ParsableCommand {
             let url = "http://\(shown):\(running.port)/?token=\(token)"
             FileHandle.standardOutput.write(Data("\(url)\n".utf8))
             FileHandle.standardError.write(Data("efb web: open \(url) in a browser; Ctrl+C stops.\n".utf8))
-            if open,
-                let opener = ["/usr/bin/xdg-open", "/usr/bin/open"].first(where: FileManager.default.isExecutableFile)
-            {
+            if open, let opener = Self.opener(searchPath: environment["PATH"] ?? "/usr/bin:/bin") {
                 _ = QuietSpawn.start(opener, arguments: [opener, url])
             }
             return made
         }
         frontEnd?.closeAll()
+    }
+
+    /// The program that opens an address in the desktop's browser: `xdg-open`, else `open`, on `searchPath`.
+    ///
+    /// - Parameter searchPath: A `PATH`-style list of folders.
+    /// - Returns: The program's path, or `nil` when neither is there.
+    static func opener(searchPath: String) -> String? {
+        for program in ["xdg-open", "open"] {
+            for folder in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
+                let candidate = "\(folder)/\(program)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
     }
 
     /// The page's keys, named on the chapter pages, in the game's language.

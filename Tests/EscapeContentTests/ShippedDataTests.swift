@@ -2,7 +2,7 @@ import EscapeContent
 import Foundation
 import Testing
 
-/// Where the game finds its adventures and sound pack: `../share/efb` from its binary, or SwiftPM's
+/// Where the game finds its adventures, sound pack and web page: `../share/efb` from its binary, or SwiftPM's
 /// resource folders beside it.
 @Suite struct ShippedDataTests {
     /// A fresh folder holding `paths` (folders, made with their parents) and an empty file `bin/efb`.
@@ -20,15 +20,17 @@ import Testing
     }
 
     @Test func anInstalledBinaryFindsItsDataInShareEfb() throws {
-        let root = try tree(["share/efb/adventures", "share/efb/sounds"])
+        let root = try tree(["share/efb/adventures", "share/efb/sounds", "share/efb/web"])
         #expect(ShippedData.folder(.adventures, forExecutable: "\(root)/bin/efb") == "\(root)/share/efb/adventures")
         #expect(ShippedData.folder(.sounds, forExecutable: "\(root)/bin/efb") == "\(root)/share/efb/sounds")
+        #expect(ShippedData.folder(.page, forExecutable: "\(root)/bin/efb") == "\(root)/share/efb/web")
     }
 
     @Test func aBuiltBinaryFindsSwiftPMsResourceFoldersBesideItself() throws {
         let root = try tree([
             "bin/EscapeFromBlindness_EscapeContent.resources/Adventures",
             "bin/EscapeFromBlindness_EscapeSound.resources/Sounds",
+            "bin/EscapeFromBlindness_EscapeWeb.resources/Page",
         ])
         #expect(
             ShippedData.folder(.adventures, forExecutable: "\(root)/bin/efb")
@@ -37,6 +39,10 @@ import Testing
         #expect(
             ShippedData.folder(.sounds, forExecutable: "\(root)/bin/efb")
                 == "\(root)/bin/EscapeFromBlindness_EscapeSound.resources/Sounds"
+        )
+        #expect(
+            ShippedData.folder(.page, forExecutable: "\(root)/bin/efb")
+                == "\(root)/bin/EscapeFromBlindness_EscapeWeb.resources/Page"
         )
     }
 
@@ -55,6 +61,7 @@ import Testing
         let root = try tree(["share/efb/sounds"])
         #expect(ShippedData.folder(.adventures, forExecutable: "\(root)/bin/efb") == nil)
         #expect(ShippedData.folder(.sounds, forExecutable: "/nonexistent/bin/efb") == nil)
+        #expect(ShippedData.folder(.page, forExecutable: "\(root)/bin/efb") == nil)
     }
 
     @Test func theRunningTestsFindTheBuildsResources() throws {
@@ -64,5 +71,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(folder)/fr.json"))
         let sounds = try #require(ShippedData.folder(.sounds))
         #expect(FileManager.default.fileExists(atPath: "\(sounds)/cues"))
+        let page = try #require(ShippedData.folder(.page))
+        #expect(FileManager.default.fileExists(atPath: "\(page)/index.html"))
     }
 }
