@@ -161,7 +161,9 @@ final class LineEditor {
             return [nil]
         }
         let added = characters.count - Int(before)
-        if added > 0, !Self.fits(characters, bytes: maximumLength, cells: Self.cellLimit(of: descriptor)) {
+        let limit = Self.cellLimit(of: descriptor)
+        var size = Self.size(of: characters)
+        if added > 0, size.bytes > maximumLength || size.cells > limit {
             // Only a key that inserts several characters at once (Ctrl-Y, a yank) gets here: the reader
             // lets no single key past the room. Taken out again, and libedit's picture of the screen
             // redrawn from the line, so the two never part.
@@ -169,42 +171,45 @@ final class LineEditor {
             var cursor: Int32 = 0
             efb_edit_measure(editor, &length, &cursor)
             let end = min(characters.count, Int(max(0, cursor)))
-            let taken = characters[max(0, end - added)..<end]
-            reader.pointee.dropped += taken.reduce(0) { $0 + Int(efb_edit_bytes($1)) }
+            let taken = UnsafeBufferPointer(rebasing: characters[max(0, end - added)..<end])
+            reader.pointee.dropped += Self.size(of: taken).bytes
             efb_edit_delete(editor, Int32(added))
             efb_edit_refresh(editor)
+            size = Self.size(of: currentLine())
         }
-        measureRoom()
+        setRoom(after: size, limit: limit)
         return []
     }
 
-    /// Whether `characters` take at most `bytes` bytes of UTF-8 and `cells` cells on the screen.
-    static func fits(_ characters: UnsafeBufferPointer<wchar_t>, bytes: Int, cells: Int) -> Bool {
-        // Measured without making a String: this runs for every key of a line up to the limit.
-        var length = 0
-        var width = 0
+    /// The bytes of UTF-8 and the screen cells `characters` take, measured without making a String:
+    /// this runs for every key of a line up to the limit.
+    static func size(of characters: UnsafeBufferPointer<wchar_t>) -> (bytes: Int, cells: Int) {
+        var bytes = 0
+        var cells = 0
         for character in characters {
-            length += Int(efb_edit_bytes(character))
-            width += Int(efb_edit_cells(character))
+            bytes += Int(efb_edit_bytes(character))
+            cells += Int(efb_edit_cells(character))
         }
-        return length <= bytes && width <= cells
+        return (bytes, cells)
     }
 
-    /// Tells the reader how much the line being edited may still take.
-    private func measureRoom() {
+    /// The characters in libedit's line now: read them before the next call into libedit.
+    private func currentLine() -> UnsafeBufferPointer<wchar_t> {
         var length: Int32 = 0
         var cursor: Int32 = 0
         efb_edit_measure(editor, &length, &cursor)
-        var bytes = 0
-        var cells = 0
-        if let line = efb_edit_line(editor) {
-            for character in UnsafeBufferPointer(start: line, count: Int(max(0, length))) {
-                bytes += Int(efb_edit_bytes(character))
-                cells += Int(efb_edit_cells(character))
-            }
-        }
-        reader.pointee.roomBytes = max(0, maximumLength - bytes)
-        reader.pointee.roomCells = max(0, Self.cellLimit(of: descriptor) - cells)
+        return UnsafeBufferPointer(start: efb_edit_line(editor), count: Int(max(0, length)))
+    }
+
+    /// Tells the reader how much the line may still take, given what it takes now.
+    private func setRoom(after size: (bytes: Int, cells: Int), limit: Int) {
+        reader.pointee.roomBytes = max(0, maximumLength - size.bytes)
+        reader.pointee.roomCells = max(0, limit - size.cells)
+    }
+
+    /// Tells the reader how much the line being edited may still take, measured from libedit's line.
+    private func measureRoom() {
+        setRoom(after: Self.size(of: currentLine()), limit: Self.cellLimit(of: descriptor))
     }
 
     /// The most cells a line may take on the terminal `descriptor`: the screen less three rows (the

@@ -248,24 +248,18 @@ extension Engine {
             ["n": "\(index + 1)", "count": "\(hints.count)", "text": hints[index]]
         )
         // Asked again before the next hint wakes: the last one again, and when the next wakes.
-        if repeated, let wakes = nextHintSentence(levelState, at: position, now: now) {
+        if repeated, let wakes = nextHintSentence(now: now) {
             text += " " + wakes
         }
         return [.event(.announce(Announcement(text, category: .hint)))]
     }
 
-    /// When the level's next hint wakes, as the adventure says it (`nextHint…` messages); `nil` when every
-    /// hint is awake or the adventure has no such sentence.
-    func nextHintSentence(_ levelState: LevelState, at position: LevelPosition, now: Int64) -> String? {
+    /// When the level's next hint wakes (``hintDeadline``), as the adventure says it (`nextHint…`
+    /// messages); `nil` when every hint is awake or the adventure has no such sentence.
+    func nextHintSentence(now: Int64) -> String? {
+        guard let deadline = hintDeadline else { return nil }
         let messages = adventure.messages
-        let count = level(at: position).hints.count
-        let unlocked = unlockedHints(levelState, at: position, now: now)
-        guard !options.hintsAtOnce, unlocked < count else { return nil }
-        let interval = max(1, options.hintInterval)
-        let kept = Int64(levelState.hintsKept ?? 0)
-        let elapsed = max(0, now.subtracting(saturating: levelState.enteredAt))
-        let wakesAt = (Int64(unlocked) - kept + 1).multiplied(saturating: interval)
-        let remaining = max(0, wakesAt.subtracting(saturating: elapsed))
+        let remaining = max(0, deadline.subtracting(saturating: now))
         let seconds = remaining / 1000 + (remaining % 1000 == 0 ? 0 : 1)
         if seconds >= 120, let sentence = messages.nextHintMinutes {
             return Messages.format(sentence, ["n": "\(seconds / 60 + (seconds % 60 == 0 ? 0 : 1))"])

@@ -174,7 +174,7 @@ public struct Engine: Sendable {
     }
 
     /// When the next hint unlocks, if one is waiting.
-    private var hintDeadline: Int64? {
+    var hintDeadline: Int64? {
         guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
         let count = level(at: position).hints.count
         guard levelState.hintsNoticed < count else { return nil }
