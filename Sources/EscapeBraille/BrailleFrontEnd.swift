@@ -18,7 +18,10 @@ import Musl
 /// BRLTTY also borrows the display while the connection stays: to show one of its own messages (the
 /// title of its preferences menu, command learn mode, ...) it tells its clients the display is
 /// offline (`OFFLINE`), and when it gives the display back it says `NOOP`. That is not a lost
-/// display: the game waits, writes nothing, and shows the view again as it was when BRLTTY is done.
+/// display: the game waits and writes nothing; when BRLTTY is done it shows the game's last frame
+/// again by itself, and the game writes only a frame that changed meanwhile. BRLTTY's key help and
+/// preferences menu are screens of their own: the game sits on its own terminal (``TtyPlacement``)
+/// so that they show and take the keys while open; its frames written meanwhile wait in BRLTTY.
 /// Only when the display stays offline longer than any of BRLTTY's own screens does (a display
 /// switched off or unplugged while BRLTTY runs) is the engine told, as for a lost connection.
 public final class BrailleFrontEnd: FrontEnd {
@@ -351,10 +354,13 @@ public final class BrailleFrontEnd: FrontEnd {
         log("BRLTTY is showing its own screen (its menu or a message); the game waits on the display.")
     }
 
-    /// BRLTTY gave the display back (it said `NOOP`, or a key came): show the view again as it was.
+    /// BRLTTY gave the display back (it said `NOOP`, or a key came).
+    ///
+    /// BRLTTY shows the game's last frame again by itself, so an unchanged frame is not written again:
+    /// each write is one more update of the display (after learn mode, one per key it described).
+    /// A frame that changed meanwhile is written once, at the next flush.
     private func release() {
         heldByBRLTTY = false
-        lastFrame = nil
         nextSizeCheck = clock.now()
         log("BRLTTY gave the display back; the game is on the display again.")
         if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }

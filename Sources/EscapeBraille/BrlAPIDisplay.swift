@@ -29,6 +29,31 @@ public struct BrlAPIConnector: BrailleConnector {
     }
 }
 
+/// Where the game asks BRLTTY for the display (BrlAPI's tty path).
+///
+/// A BrlAPI client fills the display while BRLTTY's focus is on its tty. A client on the root of the
+/// path fills it whatever BRLTTY shows, so BRLTTY's key help (`HELP`) and preferences menu
+/// (`PREFMENU`) would only flash their title and then stay hidden under the game, taking no keys. On
+/// the virtual terminal the game runs on, BRLTTY's own screens move its focus away (they are screens
+/// of their own): they show and take the keys, and when they close BRLTTY shows the game's text again
+/// by itself.
+enum TtyPlacement: Equatable {
+    /// On the terminal the game runs on: BrlAPI finds its virtual terminal (`CONTROLVT`, `XDG_VTNR`
+    /// outside a graphical session, or the process's controlling terminal when it is a console); when
+    /// it cannot (over ssh, in a service or a container), on the root of the tree, which fills the
+    /// display whatever BRLTTY shows.
+    case ownTerminal
+    /// A graphical session: BrlAPI puts the client under the session's virtual terminal (`WINDOWPATH`
+    /// or `XDG_VTNR`), where screen readers' clients are too.
+    case session
+
+    /// The placement for this process's environment.
+    static func current() -> TtyPlacement {
+        let graphical: [String] = ["WINDOWPATH", "DISPLAY", "WAYLAND_DISPLAY"]
+        return graphical.contains { getenv($0) != nil } ? .session : .ownTerminal
+    }
+}
+
 /// The memory of one BrlAPI handle with its open connection: the one owner that closes and frees it.
 ///
 /// It cannot be copied, so exactly one value frees the handle, once, when it ends: however the
@@ -162,9 +187,22 @@ final class BrlAPIDisplay: BrailleDisplay {
         return size
     }
 
+    /// Enters tty mode where BRLTTY can tell the game's screen from its own (``TtyPlacement``).
     private func enterTtyMode() throws(BrailleError) {
-        guard Self.retrying({ brlapi__enterTtyModeWithPath(handle, nil, 0, nil) }) >= 0 else {
-            throw Self.lastError(operation: "entering tty mode")
+        var placed = false
+        if TtyPlacement.current() == .ownTerminal {
+            // BrlAPI finds the virtual terminal the game runs on (CONTROLVT, XDG_VTNR, the terminal).
+            if Self.retrying({ brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) }) >= 0 {
+                placed = true
+            } else if efb_brlapi_errno() != Int32(BRLAPI_ERROR_UNKNOWNTTY.rawValue) {
+                throw Self.lastError(operation: "entering tty mode")
+            }
+        }
+        // A graphical session's path comes from the environment (BrlAPI adds it); otherwise the root.
+        if !placed {
+            guard Self.retrying({ brlapi__enterTtyModeWithPath(handle, nil, 0, nil) }) >= 0 else {
+                throw Self.lastError(operation: "entering tty mode")
+            }
         }
         guard Self.retrying({ efb_brlapi_accept_keys(handle, acceptsDots ? 1 : 0) }) >= 0 else {
             throw Self.lastError(operation: "choosing the keys")

@@ -212,8 +212,10 @@ extension RealBRLTTYTests {
         try display.press("CSRTRK") { $0.hasPrefix("CSRTRK: set track screen cursor on/off") }
         try display.press("LEARN") { $0 == before }
 
-        // HELP opens BRLTTY's key help (its title shows; with BRLTTY 6.5 the help stays under the game's
-        // text once a key has dismissed the title), and HELP again closes it.
+        // HELP opens BRLTTY's key help (its title shows; this efb has no terminal, so it is on the root of
+        // BrlAPI's tty tree and the help stays under the game's text once a key has dismissed the title:
+        // RealBRLTTYTests.brlttysKeyHelpAndMenuShowOverTheGameOnItsTerminal has it on a terminal), and
+        // HELP again closes it.
         try display.press("HELP") { $0.hasPrefix("Help Screen") }
         try display.press("FWINRT") { $0 == before }
         try display.press("HELP")

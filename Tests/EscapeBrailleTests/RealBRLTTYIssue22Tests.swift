@@ -210,6 +210,60 @@ extension RealBRLTTYTests {
         try restarted.waitFor(timeout: 30, "the game to say it is back") { $0.hasPrefix("Welcome back.") }
         try restarted.waitFor(timeout: 15, "the window the player was reading") { $0 == window }
     }
+
+    // Defect 9: BRLTTY's key help and preferences menu used to show only their title, then the game
+    // covered them (and took their keys). On the game's own terminal they are BRLTTY's screens while
+    // they are open: they show past their title, their keys are theirs, the game neither covers them
+    // nor moves, and when they close the display shows the game again, once, as it was. Learn mode's
+    // descriptions stay until the next key, and leaving it shows the game once.
+    @Test func brlttysKeyHelpAndMenuShowOverTheGameOnItsTerminal() throws {
+        let display = try VirtualDisplay()
+        try display.start()
+        // The game on virtual terminal 40 (BrlAPI's CONTROLVT), as on a console. This BRLTTY has no
+        // screen driver: its key help and menu are terminals of their own (1 + page, 3 + menu).
+        var environment = ProcessInfo.processInfo.environment
+        for graphical in ["WINDOWPATH", "DISPLAY", "WAYLAND_DISPLAY"] { environment[graphical] = nil }
+        environment["CONTROLVT"] = "40"
+        let game = try RunningEFB(
+            ["braille", "--host", display.brlapiHost, "--auth", "none", "--seed", "1", "--memory-save"],
+            environment: environment
+        )
+        defer {
+            game.stop()
+            display.stop()
+        }
+        try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+        try display.press("LNDN") { $0.hasPrefix("You wake on cold stone.") }
+        let before = display.text
+        let opened = display.history.count
+
+        // The key help's title, then (FWINRT ends the title) its text, read with its own keys.
+        try display.press("HELP") { $0 == "Help Screen" }
+        try display.press("FWINRT") { $0.hasPrefix("Help: Virtual") }
+        try display.press("LNDN") { $0.isEmpty }
+        try display.press("LNDN") { $0 == "No help available for this driver." }
+        try display.press("HELP") { $0 == before }
+        // The preferences menu the same way: its first item after the title, LNDN moves in the menu.
+        try display.press("PREFMENU") { $0 == "Preferences Menu" }
+        try display.press("FWINRT") { $0.hasPrefix("Save on Exit") }
+        try display.press("LNDN") { $0.hasPrefix("Menu Options") }
+        try display.press("PREFMENU") { $0 == before }
+        // Learn mode describes the keys; leaving it shows the game.
+        try display.press("LEARN") { $0 == "Learn Mode" }
+        try display.press("LNDN") { $0 == "LNDN: go down one line" }
+        try display.press("LEARN") { $0 == before }
+
+        // Nothing of the game showed while BRLTTY's screens were open, and the game came back once after
+        // each: BRLTTY's keys did not move it.
+        let shown = display.readHistory(from: opened)
+        let games = shown.filter { !$0.hasPrefix("Help") && !$0.hasPrefix("No help") && !$0.isEmpty }.filter {
+            !$0.hasPrefix("Preferences Menu") && !$0.hasPrefix("Save on Exit") && !$0.hasPrefix("Menu Options")
+        }.filter { !$0.hasPrefix("Learn Mode") && !$0.hasPrefix("LNDN:") }
+        #expect(games == [before, before, before], "the display showed: \(shown)")
+        // The game's keys are the game's again.
+        try display.press("LNDN") { $0.hasPrefix("Continue btn 3/3") }
+        #expect(!game.standardError.contains("Lost the Braille display"))
+    }
 }
 
 extension RealBRLTTYTests {

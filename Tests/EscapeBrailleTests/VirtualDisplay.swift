@@ -164,8 +164,17 @@ final class VirtualDisplay: @unchecked Sendable {
     /// How many cells the last update had.
     var width: Int { state.withLock { $0.visual.count } }
 
-    /// Everything the display showed, in order.
+    /// Everything the display showed, in order, as BRLTTY was given it (U+28xx characters stand for
+    /// their dots).
     var history: [String] { state.withLock { $0.history } }
+
+    /// What the display showed from the `start`th update of ``history`` on, trailing blanks removed, as
+    /// ``reader`` reads it (with a contracted table, ``history`` holds dots: compare text with this).
+    func readHistory(from start: Int) -> [String] {
+        history.dropFirst(start).map {
+            reader($0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression))
+        }
+    }
 
     /// Tells BRLTTY the display now has `columns` cells, as a display whose size changes would.
     func resize(columns: Int) throws {
