@@ -71,13 +71,125 @@ import Glibc
         defer { served.stop() }
         let (controller, observer) = try served.pair()
         for client in [observer, controller] {
-            client.send(#"{"type":"hello","id":"h","protocol":1}"#)
+            client.send(#"{"type":"hello","id":"h","protocol":2}"#)
             let reply = try client.read { $0.type == "done" }
             #expect(reply.compactMap(\.type) == ["error", "hello", "done"])
             #expect(reply.first?.string("code") == "unsupported_protocol")
+            #expect(reply.first?.string("message") == "this engine speaks protocol 1.0, 1.1, 1.2, not 2.0")
+            // The client goes on in the version it spoke: 1.1 until it agrees on another.
             #expect(reply[1]["version"] == .array([.int(1), .int(1)]))
+            #expect(reply.allSatisfy { $0["gen"] != nil })
         }
         try served.finish([controller, observer])
+    }
+
+    /// The lines of the 1.1 example game, its `hello` asking for `versions` instead.
+    private static func exampleGame(asking versions: String) throws -> [String] {
+        let file = packageRoot.appendingPathComponent("Protocol/examples/full-game-1.1.commands.ndjson")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let hello = try #require(lines.first)
+        #expect(hello.contains(#""protocol":[1,1]"#))
+        return [hello.replacingOccurrences(of: #""protocol":[1,1]"#, with: #""protocol":\#(versions)"#)]
+            + lines.dropFirst()
+    }
+
+    @Test(
+        "§12 Each client speaks the version its hello agreed: a controller's game says on the socket what it says on the pipe",
+        arguments: ["1", "[1,1]", #"{"min":[1,0],"max":[1,2]}"#]
+    )
+    func theSocketSaysWhatThePipeSays(versions: String) async throws {
+        let lines = try Self.exampleGame(asking: versions)
+        let piped = try await EFB.run(lines)
+        // The pipe's opening ends before the first reply to the hello.
+        let start = try #require(piped.events.firstIndex { $0["replyTo"] != nil })
+        let expected = piped.events[start...].map(Self.withoutSeq)
+        #expect(expected.contains { $0.type == "elementChanged" } == (versions != "1"))
+        #expect(expected.contains { $0["chapterId"] != nil } == versions.contains("max"))
+
+        let served = try Served()
+        defer { served.stop() }
+        let controller = try served.connect()
+        _ = try controller.read { $0.type == "idle" }
+        controller.send(lines)
+        let seen = try controller.read(timeout: 120) { $0.type == "bye" }.map(Self.withoutSeq)
+        #expect(seen.count == expected.count)
+        for (offset, (socket, pipe)) in zip(seen, expected).enumerated() where socket != pipe {
+            Issue.record("event \(offset) differs: socket \(socket), pipe \(pipe)")
+            break
+        }
+        try EFB.expectValid(controller.bytes)
+        served.process.finish()
+        #expect(served.process.process.terminationStatus == 0)
+    }
+
+    @Test("§12 Versions are per client: chapter ids go to the 1.2 clients only, copies included; 1.0 gets no idle")
+    func versionsArePerClient() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, newer) = try served.pair()
+        let older = try served.connect()
+        _ = try older.read { $0.type == "idle" }
+        newer.send(#"{"type":"hello","id":"h","protocol":{"min":[1,0],"max":[1,2]}}"#)
+        let hello = try newer.read { $0.type == "done" }
+        #expect(hello.compactMap(\.type) == ["hello", "done"])
+        #expect(hello[0]["version"] == .array([.int(1), .int(2)]))
+        #expect(hello[0]["versions"] == .array(Self.pairs(0...2)))
+        #expect(Self.capabilities(hello[0]).contains("chapterIds"))
+        older.send(#"{"type":"hello","id":"h","protocol":1}"#)
+        let old = try older.read { $0.type == "done" }
+        #expect(old.compactMap(\.type) == ["hello", "done"])
+        #expect(old[0]["version"] == .array([.int(1), .int(0)]))
+        #expect(old[0]["versions"] == .array(Self.pairs(0...1)))
+        #expect(Self.capabilities(old[0]).isDisjoint(with: ["chapterIds", "elementChanged", "idle", "timer"]))
+
+        // Into the first chapter: its page, then its first level.
+        controller.send(
+            #"{"type":"batch","id":"skip","commands":[{"type":"escape"},{"type":"activate","element":"begin"}]}"#
+        )
+        let played = try controller.read { $0.type == "done" }
+        #expect(played.filter { $0.type == "screen" }.count == 2)
+        #expect(!played.contains { $0["chapterId"] != nil || $0["chapters"] != nil })
+        let copied = try newer.read { $0.type == "idle" }
+        let screens = copied.filter { $0.type == "screen" }
+        #expect(screens.map { $0["screen"] } == played.filter { $0.type == "screen" }.map { $0["screen"] })
+        let chapter = try #require(screens.first?.string("chapterId"))
+        #expect(screens.allSatisfy { $0.string("chapterId") == chapter })
+        newer.send(#"{"type":"state","id":"s"}"#)
+        let state = try newer.read { $0.type == "done" }
+        let progress = try #require(state.first { $0.type == "progress" })
+        #expect(progress.string("chapterId") == chapter)
+        #expect(progress["chapters"] != nil)
+
+        // 1.0 has no idle: the copies end with the valid actions, and the answer to state with done.
+        older.send(#"{"type":"state","id":"s"}"#)
+        let oldSeen = try older.read { $0.type == "done" }
+        #expect(oldSeen.filter { $0.type == "screen" }.count == 3)
+        #expect(!oldSeen.contains { $0.type == "idle" || $0["chapterId"] != nil || $0["chapters"] != nil })
+        // 1.0's envelope: gen only on the events that always carried it.
+        #expect(oldSeen.first { $0.type == "progress" }?["gen"] == nil)
+        #expect(oldSeen.first { $0.type == "focus" }?["gen"] != nil)
+        #expect(oldSeen.last?["gen"] != nil)
+        try served.finish([controller, newer, older])
+        #expect(!controller.events.contains { $0["chapterId"] != nil || $0["chapters"] != nil })
+        #expect(!older.events.dropFirst(7).contains { $0.type == "idle" })
+    }
+
+    /// The versions of protocol 1 with the minor numbers `minors`, as a hello lists them.
+    private static func pairs(_ minors: ClosedRange<Int>) -> [JSONValue] {
+        minors.map { .array([.int(1), .int($0)]) }
+    }
+
+    /// The capabilities a hello lists.
+    private static func capabilities(_ hello: Event) -> Set<String> {
+        guard case .array(let items) = hello["capabilities"] else { return [] }
+        return Set(items.compactMap { if case .string(let name) = $0 { name } else { nil } })
+    }
+
+    /// An event without its `seq`, which differs from one connection to another.
+    private static func withoutSeq(_ event: Event) -> Event {
+        var event = event
+        event["seq"] = nil
+        return event
     }
 
     @Test("§12 A controller's hello is its own: observers get nothing of it unless the screen changed")

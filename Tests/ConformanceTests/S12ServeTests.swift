@@ -184,7 +184,7 @@ import Glibc
         #expect(try first.read { $0.type == "role" }.last?["controlFree"] == .bool(false))
         second.send(#"{"type":"next","id":1}"#)
         #expect(try second.read { $0.type == "done" }.compactMap(\.type) == ["focus", "validActions", "done"])
-        first.send(#"{"type":"hello","protocol":[1,0],"id":"old"}"#)
+        first.send(#"{"type":"hello","protocol":[2,0],"id":"old"}"#)
         let old = try first.read { $0.type == "done" && $0["replyTo"] == .string("old") }
         #expect(old.first { $0.type == "error" }?.string("code") == "unsupported_protocol")
         try served.finish([second, first])

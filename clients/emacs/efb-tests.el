@@ -496,7 +496,8 @@ Forget what was said."
     (with-current-buffer (efb-test--attach socket "*efb*")
       (should (equal efb--role "controller"))
       (should-not efb--control-free)
-      (should (equal efb--version '(1 1)))
+      ;; Each client of the socket agrees on its own version: 1.2 here.
+      (should (equal efb--version '(1 2)))
       (should (string-match-p "\\`controller | Darkness" header-line-format))
       (should (efb-test--heard-p "\\`You control the game\\. Darkness, heading"))
       (should (equal (efb-test--screen) "intro-1"))
@@ -514,6 +515,8 @@ Forget what was said."
       (should (equal (efb-test--screen) "chapter-cellar"))
       (should (member "chapter" efb--sounds))
       (should (efb-test--heard-p "Chapter 1: The Cellar of Echoes"))
+      (should (equal efb--chapter "cellar"))
+      (should (equal (efb--chapter-progress) "cellar 0/4"))
       ;; The controller's hello named this front end's keys.
       (should (string-match-p "next: n, previous: p, activate: RET"
                               (buffer-string)))
@@ -568,6 +571,22 @@ Forget what was said."
         (should (equal (efb-test--screen) "intro-2"))
         (should (equal efb--focus (alist-get 'id (car efb--elements))))
         (should-not efb--errors)))))
+
+(ert-deftest efb-test-attach-chapter ()
+  "A client joining mid-chapter names the chapter at once, saying nothing twice."
+  (efb-test--with-server socket
+    (with-current-buffer (efb-test--attach socket "*efb*")
+      (efb-test--walk '((type . "escape")) '((type . "activate") (element . "begin")))
+      (should (equal (efb-test--screen) "level-cellar-door")))
+    (setq efb-test--heard nil)
+    (with-current-buffer (efb-test--attach socket "*efb observer*")
+      (should (equal efb--version '(1 2)))
+      (should (equal (efb-test--screen) "level-cellar-door"))
+      (should (equal efb--chapter "cellar"))
+      (should (equal (efb--chapter-progress) "cellar 0/4"))
+      ;; Joining said the screen; the state asked again is shown, not said.
+      (should efb-test--heard)
+      (should (equal efb-test--heard (seq-uniq efb-test--heard))))))
 
 (ert-deftest efb-test-attach-hand-over ()
   "The controller hands over; the observer takes control and plays."

@@ -13,7 +13,7 @@
 
 ;; An Emacs front end for the Escape From Blindness engine, made for
 ;; Emacspeak users but usable by anyone.  `M-x efb' starts `efb pipe'
-;; and talks to it in protocol 1.1 (newline-delimited JSON, see
+;; and talks to it in protocol 1.2 (newline-delimited JSON, see
 ;; Protocol/README.md in the game's repository).  `M-x efb-attach'
 ;; joins a game that `efb serve' shares over a Unix domain socket
 ;; instead: the first player to join controls the game, the others
@@ -181,6 +181,9 @@ as returned by `json-parse-string' with symbol keys.")
 (defvar-local efb--elements nil "The screen's elements, kept current.")
 (defvar-local efb--focus nil "The id of the focused element.")
 (defvar-local efb--new-screen nil "Non-nil until the new screen's focus is said.")
+(defvar-local efb--quiet nil
+  "Ids of the commands whose screen and focus are shown but not said.
+The state asked again after joining a shared game: it was said once.")
 (defvar-local efb--progress nil "The last progress event.")
 (defvar-local efb--chapter nil
   "The id of the chapter being played (protocol 1.2).
@@ -590,7 +593,7 @@ non-nil when everything was answered."
               (moved (or efb--new-screen (not (equal id efb--focus)))))
          (efb--replace-element element)
          (setq efb--focus id)
-         (when (and moved efb-speak-focus)
+         (when (and moved efb-speak-focus (not (memq reply-to efb--quiet)))
            (when (and efb--new-screen
                       (not (equal (efb--get element 'label)
                                   (efb--get efb--screen 'title))))
@@ -642,6 +645,7 @@ non-nil when everything was answered."
       ("validActions" (setq efb--valid-actions event))
       ("ended" (setq efb--ended event))
       ("done"
+       (setq efb--quiet (delq reply-to efb--quiet))
        (when (and (integerp reply-to) (> reply-to efb--settled))
          (setq efb--settled reply-to))
        (efb--flush))
@@ -650,7 +654,7 @@ non-nil when everything was answered."
        (efb--render)))
     ;; Protocol 1.0 has no idle: say what comes on its own at once.
     (when (and (null reply-to) (not (member type '("done" "idle")))
-               (not (equal efb--version '(1 1)))
+               (not (efb--speaks-p '(1 1)))
                (not (equal type "hello")))
       (efb--flush))
     (run-hook-with-args 'efb-event-hook event)))
@@ -711,6 +715,10 @@ non-nil when everything was answered."
     (dolist (window (get-buffer-window-list (current-buffer) nil t))
       (set-window-point window (point))))
   (efb--update-header))
+
+(defun efb--speaks-p (version)
+  "Non-nil when the protocol version spoken is VERSION, (MAJOR MINOR), or newer."
+  (and efb--version (version-list-<= version efb--version)))
 
 (defun efb--chapter-progress ()
   "The chapter being played and its solved levels, as \"cellar 1/4\", or nil.
@@ -1285,6 +1293,7 @@ A game already running there is shown again."
   (setq efb--partial "" efb--next-id 1 efb--settled 0
         efb--finished nil efb--ended nil efb--screen nil
         efb--elements nil efb--focus nil efb--progress nil efb--chapter nil
+        efb--quiet nil
         efb--timer nil efb--valid-actions nil efb--gen nil
         efb--utterances nil efb--assertive nil efb--announcements nil
         efb--sounds nil efb--errors nil efb--filter-errors nil
@@ -1347,7 +1356,14 @@ open to SOCKET there is shown again."
                    (kill-buffer buffer))
                  (user-error "No game is served on %s (%s)" socket
                              (error-message-string err)))))
-        (efb--wait-for (efb--hello))))
+        (efb--wait-for (efb--hello))
+        ;; Joining came before our hello, in protocol 1.1: once 1.2 is
+        ;; agreed, the state again, shown but not said, names the chapter
+        ;; on show and counts each chapter's levels.
+        (when (efb--speaks-p '(1 2))
+          (let ((id (efb--send-line '((type . "state")))))
+            (push id efb--quiet)
+            (efb--wait-for id)))))
     (pop-to-buffer-same-window buffer)
     buffer))
 

@@ -21,6 +21,12 @@ changed element is an ``elementChanged`` event instead of a second ``focus``, ti
 ``timer`` and every burst the engine sends on its own ends with ``idle``. :attr:`Engine.model` keeps
 the screen on show up to date from ``screen``, ``focus`` and ``elementChanged`` in both versions.
 
+``Engine(socket=PATH)`` joins a game that ``efb serve`` shares on a Unix domain socket instead of
+starting an engine (protocol section 12): the same conversation, with the socket's own rules (the
+first client to join controls the game, the others follow it; events of another client's moves
+arrive without ``replyTo``). Each client of the socket agrees on its own version, so such a client
+speaks 1.2, chapter ids included, as on the pipe.
+
 Only the standard library is used (Python 3.8+). Nothing is printed on standard output; the
 engine's standard error goes to this process's standard error unless ``stderr="capture"``.
 
@@ -43,6 +49,7 @@ import os
 import pathlib
 import re
 import select
+import socket as _socket
 import subprocess
 import tempfile
 import time
@@ -462,8 +469,44 @@ def find_binary(binary: Optional[str] = None) -> str:
 # The engine
 
 
+class _Connection:
+    """Stands in for the engine's process when the client joined a game that ``efb serve`` shares:
+    the socket is both the engine's input and its output, and closing it leaves the game."""
+
+    pid = None
+
+    def __init__(self, path: str):
+        self._socket = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
+            self._socket.connect(path)
+        except OSError:
+            self._socket.close()
+            raise
+        self.stdin = self.stdout = self
+        #: ``None`` while connected, 0 once closed.
+        self.returncode: Optional[int] = None
+
+    def fileno(self) -> int:
+        return self._socket.fileno()
+
+    def poll(self) -> Optional[int]:
+        return self.returncode
+
+    def wait(self, timeout: Optional[float] = None) -> Optional[int]:
+        self.close()
+        return self.returncode
+
+    def kill(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.returncode is None:
+            self.returncode = 0
+            self._socket.close()
+
+
 class Engine:
-    """A running ``efb pipe`` and its conversation.
+    """A running ``efb pipe`` and its conversation, or a game ``efb serve`` shares (``socket``).
 
     Args:
         args: Extra arguments after ``efb pipe``, e.g. ``["--seed", "7", "--clock", "virtual",
@@ -485,6 +528,13 @@ class Engine:
         timeout: Seconds to wait for one reply before :class:`EngineTimeout`; ``None`` waits for ever.
         on_event: Called with every event as it is read (for logging or a live display).
         env, cwd: Passed to :class:`subprocess.Popen`.
+        socket: The path of the Unix domain socket of a game ``efb serve`` shares: join it instead
+            of starting an engine (``args``, ``binary``, ``stderr``, ``env`` and ``cwd`` are then
+            unused). The events of joining (the engine's hello, ``role``, the whole state, ``idle``)
+            are :attr:`opening`; a client that agrees on 1.2 then asks ``state`` once, since it joined
+            in 1.1, so that :attr:`progress` and :attr:`screen` carry the chapter fields at once.
+            :meth:`close` leaves the game, which goes on; ``send({"type": "quit"})`` from the
+            controller ends it for everyone.
 
     Events without a ``replyTo`` (the opening when ``hello=False``, hints unlocking on the real
     clock, errors about lines that had no readable id) are appended to :attr:`unsolicited`, never
@@ -507,9 +557,12 @@ class Engine:
         on_event: Optional[Callable[[Event], None]] = None,
         env: Optional[Dict[str, str]] = None,
         cwd: Optional[str] = None,
+        socket: Optional[str] = None,
     ):
-        self.binary = find_binary(binary)
-        self.argv = [self.binary, "pipe", *args]
+        #: The socket of the shared game joined, or ``None`` for an engine of our own.
+        self.socket = socket
+        self.binary = None if socket is not None else find_binary(binary)
+        self.argv = None if socket is not None else [self.binary, "pipe", *args]
         self.check = check
         self.timeout = timeout
         self.on_event = on_event
@@ -551,6 +604,18 @@ class Engine:
         self._stderr_file = None
         self._stderr_closed_text = ""
 
+        if socket is not None:
+            self.process: Any = _Connection(socket)
+            self._in = self._out = self.process.fileno()
+            try:
+                self._handshake(hello, check)
+                if hello and self.speaks(1, 2):
+                    # Joining came before our hello: the state again, in the words agreed.
+                    self.send({"type": "state"}, check=check)
+            except BaseException:
+                self.kill()
+                raise
+            return
         if stderr == "capture":
             self._stderr_file = tempfile.TemporaryFile()
             stderr_target: Any = self._stderr_file
@@ -651,7 +716,8 @@ class Engine:
         return self.model.focus
 
     @property
-    def pid(self) -> int:
+    def pid(self) -> Optional[int]:
+        """The engine's process id; ``None`` for a shared game joined on its socket."""
         return self.process.pid
 
     @property
@@ -859,8 +925,12 @@ class Engine:
     def close(self, timeout: float = 5.0) -> Optional[Reply]:
         """Sends ``quit`` (expecting ``ended``, ``done`` and ``bye``), closes the pipes and waits for
         the engine to exit. Returns the quit reply, or ``None`` if the engine had already ended.
-        Safe to call twice."""
+        A client of a shared game (``socket``) leaves it instead, without ``quit``: the game goes on,
+        and ``None`` is returned. Safe to call twice."""
         if self._closed:
+            return None
+        if self.socket is not None:
+            self._close_pipes()
             return None
         reply = None
         try:

@@ -11,7 +11,9 @@ reports broken output, a dead engine and a silent one.
 
 import json
 import os
+import select
 import stat
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -30,6 +32,7 @@ from efb_client import (  # noqa: E402
     EngineTimeout,
     ProtocolViolation,
     Reply,
+    chapter_progress,
     protocol_field,
 )
 from testsupport import BINARY, require_binary  # noqa: E402
@@ -273,6 +276,68 @@ class NegotiationTests(unittest.TestCase):
         self.assertEqual(caught.exception.field, "protocol")
         with Engine(GAME, protocol=(2, 0), check=False) as engine:
             self.assertEqual(engine.version, (1, 0))  # the engine carries on in what it spoke
+
+
+class SharedGameTests(unittest.TestCase):
+    """Joining a game ``efb serve`` shares (``Engine(socket=...)``), in the version each client asks."""
+
+    def setUp(self):
+        folder = tempfile.mkdtemp(prefix="efb-py-serve-")
+        os.chmod(folder, 0o700)
+        self.path = os.path.join(folder, "game.sock")
+        self.server = subprocess.Popen(
+            [require_binary(), "serve", "--socket", self.path, *GAME],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        said = b""
+        deadline = time.monotonic() + 60
+        # The socket is made at bind, before listen: efb serve says when it listens.
+        while b"the game is served on" not in said:
+            self.assertLess(time.monotonic(), deadline, "efb serve did not say it listens")
+            readable, _, _ = select.select([self.server.stderr], [], [], 1)
+            if readable:
+                chunk = os.read(self.server.stderr.fileno(), 4096)
+                self.assertTrue(chunk, "efb serve exited: " + said.decode(errors="replace"))
+                said += chunk
+
+    def tearDown(self):
+        if self.server.poll() is None:
+            self.server.terminate()
+        self.server.wait(timeout=30)
+        self.server.stderr.close()
+
+    def test_chapter_ids_over_the_socket(self):
+        controller = Engine(socket=self.path, timeout=30)
+        observer = Engine(socket=self.path, timeout=30)
+        older = Engine(socket=self.path, timeout=30, protocol=(1, 1))
+        try:
+            self.assertIsNone(controller.pid)
+            self.assertEqual([e["type"] for e in observer.opening][:2], ["hello", "role"])
+            self.assertEqual(controller.version, (1, 2))
+            self.assertEqual(observer.version, (1, 2))
+            self.assertEqual(older.version, (1, 1))
+            self.assertIn("chapterIds", observer.capabilities)
+            # Joining was in 1.1; the state asked again says each chapter's progress at once.
+            self.assertTrue(chapter_progress(observer.progress))
+            self.assertEqual(chapter_progress(older.progress), [])
+            reply = controller.batch([{"type": "escape"}, {"type": "activate", "element": "begin"}])
+            self.assertEqual(reply.last("screen")["chapterId"], "cellar")
+            # The observers follow the controller's moves, each in its own version.
+            observer.read_until_idle(30)
+            self.assertEqual(observer.screen["screen"], controller.screen["screen"])
+            self.assertEqual(observer.screen["chapterId"], "cellar")
+            older.read_until_idle(30)
+            self.assertEqual(older.screen["screen"], controller.screen["screen"])
+            self.assertNotIn("chapterId", older.screen)
+            observer.close()
+            controller.ping()  # the game goes on without the observer
+            reply = controller.send({"type": "quit"})
+            self.assertEqual(reply[-1]["type"], "bye")
+        finally:
+            for client in (controller, observer, older):
+                client.close()
+        self.assertEqual(self.server.wait(timeout=30), 0)
 
 
 class ModelTests(unittest.TestCase):

@@ -49,7 +49,6 @@ extension EngineWords {
         case .errorTooManyClients: "this game already has {limit} clients; try again when one leaves"
         case .attachedReadOnly:
             "another player controls this game and you are following it; your next move plays once control is free"
-        case .errorServeNeedsProtocol11: "a shared game speaks protocol 1.1 to every client, not {requested}"
 
         case .errorSaveLocked:
             "another game is playing with the save ({location}); this game starts from that save but runs read-only: "

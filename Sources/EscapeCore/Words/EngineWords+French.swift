@@ -50,7 +50,6 @@ extension EngineWords {
         case .errorTooManyClients: "cette partie a déjà {limit} clients ; réessaie quand l'un d'eux sera parti"
         case .attachedReadOnly:
             "un autre joueur mène cette partie et tu la suis ; ton prochain geste jouera quand la main sera libre"
-        case .errorServeNeedsProtocol11: "une partie partagée parle le protocole 1.1 à chaque client, pas {requested}"
 
         case .errorSaveLocked:
             "une autre partie utilise la sauvegarde ({location}) ; cette partie part de cette sauvegarde, mais en "

@@ -84,8 +84,6 @@ extension EngineWords {
         case errorOverflow
         /// A connection past the limit of `{limit}` clients.
         case errorTooManyClients
-        /// A shared game speaks protocol 1.1 only: the client's `{requested}`.
-        case errorServeNeedsProtocol11
         /// What an attached console or display says of a gesture refused while another client plays.
         case attachedReadOnly
 

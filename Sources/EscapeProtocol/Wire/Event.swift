@@ -91,6 +91,11 @@ public struct StampedEvent: Sendable, Hashable {
     /// The minor version of protocol 1 the line is written in: from 1, every event says its
     /// generation and `progress` says the level on screen.
     public var protocolMinor: Int
+    /// What protocol 1.0 says differently about the event, where only the session can tell.
+    ///
+    /// Set by a session speaking 1.1 or later, for `efb serve`, which words the session's events anew
+    /// for each client's version. Never on the wire, and no part of the event's identity.
+    package var in10 = Version10Wording()
 
     /// Creates a stamped event.
     public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, protocolMinor: Int = 0) {
@@ -99,5 +104,37 @@ public struct StampedEvent: Sendable, Hashable {
         self.generation = generation
         self.event = event
         self.protocolMinor = protocolMinor
+    }
+
+    /// Whether two stamped events say the same on the wire.
+    public static func == (lhs: StampedEvent, rhs: StampedEvent) -> Bool {
+        lhs.seq == rhs.seq && lhs.replyTo == rhs.replyTo && lhs.generation == rhs.generation
+            && lhs.event == rhs.event && lhs.protocolMinor == rhs.protocolMinor
+    }
+
+    /// Hashes what the event says on the wire.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(replyTo)
+        hasher.combine(generation)
+        hasher.combine(event)
+        hasher.combine(protocolMinor)
+    }
+}
+
+/// What protocol 1.0 says differently about an event of a later version, where the events alone do
+/// not tell: it depends on the focus after the command and on the rest of the command's effects.
+package struct Version10Wording: Sendable, Hashable {
+    /// For an `elementChanged`: the `focus` 1.0 sends instead (the focused element changed and the
+    /// focus stays), or `nil` when 1.0 says nothing of it.
+    package var focus: FocusState?
+    /// The `validActions` 1.0 sends after the event, the last of a command's: 1.0 sent a `focus` for a
+    /// changed element where later versions sent none, and valid actions follow every `focus`.
+    package var validActionsAfter: Event?
+
+    /// Creates a wording that says nothing more than the event.
+    package init(focus: FocusState? = nil, validActionsAfter: Event? = nil) {
+        self.focus = focus
+        self.validActionsAfter = validActionsAfter
     }
 }

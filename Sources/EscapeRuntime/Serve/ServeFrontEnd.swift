@@ -10,7 +10,9 @@ import Musl
 
 /// One game shared by many clients over a Unix domain socket (`efb serve`).
 ///
-/// Every connection speaks the pipe's protocol, in version 1.1. The first one to connect while
+/// Every connection speaks the pipe's protocol, in the version it agreed on in its own `hello` (1.0,
+/// 1.1 or 1.2), 1.1 until it says: the session speaks the newest, and each client's events are worded
+/// anew in its version, as ``Dialect`` words the pipe's. The first one to connect while
 /// nobody controls the game (or one that asks with `hello` and `role: "controller"` then) is its
 /// controller: its commands go to the session. The others are observers: they receive every event
 /// the game produces, get the whole state when they join, and may only ask (`ping`, `state`,
@@ -40,6 +42,9 @@ public final class ServeFrontEnd: FrontEnd {
             self.pendingBytes = pendingBytes
         }
     }
+
+    /// The version the session speaks: the newest, which every client's version is worded from.
+    private static let newest = Session.protocolVersions.max() ?? .v1_1
 
     private let listener: UnixListener
     private let limits: Limits
@@ -111,10 +116,11 @@ public final class ServeFrontEnd: FrontEnd {
     /// Never: clients come and go, the game goes on.
     public var isClosed: Bool { false }
 
-    /// Asks for protocol 1.1 and the valid actions after every focus, for every client alike.
+    /// Asks for the newest protocol (each client's events are worded in its own version) and the valid
+    /// actions after every focus, for every client alike.
     public func opening() -> [SessionInput] {
         opened = true
-        let hello = ClientHello(client: "efb serve", acceptedVersions: .versions([.v1_1]), want: ["validActions"])
+        let hello = ClientHello(client: "efb serve", acceptedVersions: .versions([Self.newest]), want: ["validActions"])
         return [.request(Request(id: RoutedID(kind: .server, client: 0, original: nil).wire, command: .hello(hello)))]
     }
 
@@ -174,7 +180,7 @@ public final class ServeFrontEnd: FrontEnd {
             let message = words(.errorTooManyClients, ["limit": "\(limits.clients)"])
             client.seq += 1
             EventEncoder.encode(
-                stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1),
+                stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1, in: client.dialect),
                 into: &client.output.bytes
             )
             _ = client.write()
@@ -240,21 +246,30 @@ public final class ServeFrontEnd: FrontEnd {
         let kind: RoutedID.Kind =
             switch request.command {
             case .restore: .restore
+            case .cancel where isController: .cancel
             default: request.command.isQuestion || !isController ? .own : .shared
             }
         var routed = request
         routed.id = RoutedID(kind: kind, client: number, original: request.id).wire
         if case .cancel(let target) = request.command {
             routed.command = .cancel(target: RoutedID(kind: .shared, client: number, original: target).wire)
+            clients[number]?.cancelTargets.append(target)
         }
         // An observer only asks: its question is answered at once, never behind the controller's wait.
         submit(isController ? .request(routed) : .question(routed))
     }
 
     private func handleHello(_ hello: ClientHello, request: Request, from number: Int, submit: (SessionInput) -> Void) {
-        guard hello.best(among: [.v1_1]) != nil else {
-            // As on the pipe, the rest of a refused hello is answered: the engine's hello, as it stands.
-            let message = words(.errorServeNeedsProtocol11, ["requested": "\(hello.acceptedVersions)"])
+        guard let agreed = hello.best(among: Session.protocolVersions) else {
+            // As on the pipe, the rest of a refused hello is answered: the engine's hello, as it stands,
+            // in the version the client spoke before.
+            let message = words(
+                .errorUnsupportedProtocol,
+                [
+                    "version": Session.protocolVersions.map(\.description).joined(separator: ", "),
+                    "requested": "\(hello.acceptedVersions)",
+                ]
+            )
             reply(.error(ProtocolError(.unsupportedProtocol, message, field: "protocol")), to: number, id: request.id)
             if let serverHello { reply(.hello(serverHello), to: number, id: request.id) }
             reply(.done, to: number, id: request.id)
@@ -280,15 +295,19 @@ public final class ServeFrontEnd: FrontEnd {
             break
         }
         guard controller == number else {
-            // An observer's hello changes nothing of the game: the engine's hello, as it stands.
+            // An observer's hello changes nothing of the game: the engine's hello, as it stands, in the
+            // version agreed, spoken from that hello on.
+            clients[number]?.dialect = Dialect(agreed)
             if let serverHello { reply(.hello(serverHello), to: number, id: request.id) }
             reply(.done, to: number, id: request.id)
             return
         }
         // The controller's hello names its keys and preferences; every client keeps the valid actions.
         var shared = hello
-        shared.acceptedVersions = .versions([.v1_1])
+        shared.acceptedVersions = .versions([Self.newest])
         if !shared.want.contains("validActions") { shared.want.append("validActions") }
+        // The version agreed is spoken from the reply's hello on, which may come after a real-clock wait.
+        clients[number]?.helloDialects.append(Dialect(agreed))
         let id = RoutedID(kind: .hello, client: number, original: request.id).wire
         submit(.request(Request(id: id, ifGen: request.ifGen, command: .hello(shared))))
     }
@@ -305,7 +324,9 @@ public final class ServeFrontEnd: FrontEnd {
                 } else if let reading, Self.isReply(stamped.event) {
                     send(stamped.event, to: reading)
                 } else {
-                    for number in clients.keys.sorted() { send(stamped.event, to: number, droppable: true) }
+                    for number in clients.keys.sorted() {
+                        send(stamped.event, to: number, droppable: true, in10: stamped.in10)
+                    }
                 }
                 continue
             }
@@ -314,28 +335,37 @@ public final class ServeFrontEnd: FrontEnd {
                 if let reading { send(stamped.event, to: reading, replyTo: replyTo) }
                 continue
             }
-            route(stamped.event, routed)
+            route(stamped, routed)
         }
     }
 
-    private func route(_ event: Event, _ routed: RoutedID) {
+    private func route(_ stamped: StampedEvent, _ routed: RoutedID) {
+        var event = stamped.event
+        let in10 = stamped.in10
         switch routed.kind {
         case .server:
             if case .hello(let hello) = event { serverHello = hello }
         case .join:
             guard case .done = event else {
-                send(event, to: routed.client)
+                send(event, to: routed.client, in10: in10)
                 return
             }
             send(.idle, to: routed.client)
         case .own:
-            send(event, to: routed.client, replyTo: routed.original)
+            send(event, to: routed.client, replyTo: routed.original, in10: in10)
         case .farewell:
             // The last line the client sent is answered: it leaves once that is written.
             if case .done = event { clients[routed.client]?.closesWhenWritten = true }
         case .hello:
             // The controller's hello: its reply is its own; observers see only a screen it changed.
-            send(event, to: routed.client, replyTo: routed.original)
+            if let client = clients[routed.client], !client.helloDialects.isEmpty {
+                switch event {
+                case .hello: client.dialect = client.helloDialects[0]
+                case .done: client.helloDialects.removeFirst()
+                default: break
+                }
+            }
+            send(event, to: routed.client, replyTo: routed.original, in10: in10)
             switch event {
             case .hello(let hello):
                 serverHello = hello
@@ -343,14 +373,31 @@ public final class ServeFrontEnd: FrontEnd {
                 helloMovedScreen = false
             case .game(.screen), .game(.focus):
                 helloMovedScreen = true
-                copy(event, except: routed.client)
+                copy(event, except: routed.client, in10: in10)
             case .validActions where helloMovedScreen:
-                copy(event, except: routed.client)
+                copy(event, except: routed.client, in10: in10)
             default:
                 break
             }
-        case .shared, .restore:
-            send(event, to: routed.client, replyTo: routed.original)
+        case .shared, .restore, .cancel:
+            if routed.kind == .cancel, let client = clients[routed.client], let target = client.cancelTargets.first {
+                switch event {
+                case .error(var error) where error.field == "target":
+                    // The session saw the target under our id for it: the client is told its own.
+                    let shown: String
+                    switch target {
+                    case .int(let number): shown = "\(number)"
+                    case .string(let text): shown = "\"\(text)\""
+                    }
+                    error.message = words(.errorNoWaitToCancel, ["target": shown])
+                    event = .error(error)
+                case .done:
+                    client.cancelTargets.removeFirst()
+                default:
+                    break
+                }
+            }
+            send(event, to: routed.client, replyTo: routed.original, in10: in10)
             if case .hello(let hello) = event { serverHello = hello }
             guard !Self.isReply(event) else {
                 if case .done = event, routed.kind == .restore {
@@ -358,14 +405,14 @@ public final class ServeFrontEnd: FrontEnd {
                 }
                 return
             }
-            copy(event, except: routed.client)
+            copy(event, except: routed.client, in10: in10)
         }
     }
 
     /// Copies a game event to every client but `asker`, as part of a burst ended by `idle`.
-    private func copy(_ event: Event, except asker: Int) {
+    private func copy(_ event: Event, except asker: Int, in10: Version10Wording) {
         for number in clients.keys.sorted() where number != asker {
-            send(event, to: number, droppable: true)
+            send(event, to: number, droppable: true, in10: in10)
             burstReceivers.insert(number)
         }
     }
@@ -420,14 +467,23 @@ public final class ServeFrontEnd: FrontEnd {
     ///   - copy: Whether it is a copy of the game's events rather than addressed to the client:
     ///     past the limit such copies are dropped (`overflow`, then the whole state); what is addressed
     ///     to the client always waits for it, and the client is not read from meanwhile.
-    private func send(_ event: Event, to number: Int, replyTo: RequestID? = nil, droppable copy: Bool = false) {
+    ///   - in10: What protocol 1.0 says differently about the event (see ``StampedEvent/in10``).
+    private func send(
+        _ event: Event,
+        to number: Int,
+        replyTo: RequestID? = nil,
+        droppable copy: Bool = false,
+        in10: Version10Wording = Version10Wording()
+    ) {
         // The end of the game is never dropped: nothing would follow to say it.
         let droppable: Bool
         switch event {
         case .bye, .ended: droppable = false
         default: droppable = copy
         }
-        guard let client = clients[number], !client.saidBye, !(droppable && client.dropping) else { return }
+        guard let client = clients[number], !client.saidBye, !(droppable && client.dropping),
+            let shaped = Self.shape(event, in: client.dialect, focusIn10: in10.focus)
+        else { return }
         // Only what the socket will not take counts: a long burst is written as it grows.
         if droppable, client.output.bytes.count > limits.pendingBytes,
             !client.write() || client.output.bytes.count > limits.pendingBytes
@@ -435,7 +491,7 @@ public final class ServeFrontEnd: FrontEnd {
             client.seq += 1
             let message = words(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
             EventEncoder.encode(
-                stamp(.error(ProtocolError(.overflow, message)), seq: client.seq),
+                stamp(.error(ProtocolError(.overflow, message)), seq: client.seq, in: client.dialect),
                 into: &client.output.bytes
             )
             client.dropping = true
@@ -444,12 +500,38 @@ public final class ServeFrontEnd: FrontEnd {
         }
         if case .bye = event { client.saidBye = true }
         client.seq += 1
-        EventEncoder.encode(stamp(event, seq: client.seq, replyTo: replyTo), into: &client.output.bytes)
+        EventEncoder.encode(
+            stamp(shaped, seq: client.seq, replyTo: replyTo, in: client.dialect),
+            into: &client.output.bytes
+        )
         if client.output.bytes.count > limits.pendingBytes { _ = client.write() }
+        // 1.0 sent a focus for a changed element: its valid actions follow the command's last event.
+        if client.dialect == .v10, let after = in10.validActionsAfter {
+            send(after, to: number, replyTo: replyTo, droppable: copy)
+        }
     }
 
-    private func stamp(_ event: Event, seq: Int, replyTo: RequestID? = nil) -> StampedEvent {
-        StampedEvent(seq: seq, replyTo: replyTo, generation: generation, event: event, protocolMinor: 1)
+    private func stamp(_ event: Event, seq: Int, replyTo: RequestID? = nil, in dialect: Dialect) -> StampedEvent {
+        StampedEvent(seq: seq, replyTo: replyTo, generation: generation, event: event, protocolMinor: dialect.minor)
+    }
+
+    /// An event of the session (which speaks the newest version) as `dialect` says it, or `nil` when
+    /// that version says nothing of it.
+    ///
+    /// - Parameters:
+    ///   - event: The session's event.
+    ///   - dialect: The client's version.
+    ///   - focusIn10: For an `elementChanged`, the `focus` protocol 1.0 says instead.
+    /// - Returns: The event to send the client, or `nil` to send it nothing.
+    private static func shape(_ event: Event, in dialect: Dialect, focusIn10: FocusState?) -> Event? {
+        switch event {
+        case .hello(let hello): .hello(dialect.shape(hello))
+        case .progress(let summary, let saved): .progress(dialect.shape(summary), saved: saved)
+        case .game(let gameEvent): dialect.shape(gameEvent) { _ in focusIn10 }.map(Event.game)
+        // 1.0 has no word for the end of a burst.
+        case .idle: dialect == .v10 ? nil : event
+        case .error, .done, .snapshot, .role, .bye, .ended, .validActions: event
+        }
     }
 
     /// Writes to every client what it can take now; a client whose socket failed leaves.
@@ -494,6 +576,13 @@ final class ServeClient {
     var saidFarewell = false
     var output = SocketOutput()
     var seq = 0
+    /// The protocol version the client speaks: 1.1 until its `hello` agrees on another.
+    var dialect = Dialect.v11
+    /// The targets of the client's `cancel`s sent to the session and not answered yet, in order.
+    var cancelTargets: [RequestID] = []
+    /// The versions agreed by the client's `hello`s sent to the session and not answered yet, in order:
+    /// each is spoken from its reply's `hello` on.
+    var helloDialects: [Dialect] = []
     /// Output was dropped: nothing more is queued until the client gets the whole state again.
     var dropping = false
     /// The client gets the whole state (`state`) once its output is written.
@@ -544,6 +633,8 @@ struct RoutedID: Hashable {
         case shared = "c"
         /// The controller's `restore`: as ``shared``, and every observer gets the whole state after it.
         case restore = "r"
+        /// The controller's `cancel`: as ``shared``; a refusal names the target by the client's own id.
+        case cancel = "x"
         /// The controller's `hello`: replies to it; observers get only a screen it changed.
         case hello = "h"
         /// The `ping` sent for a client whose input ended: its `done` says every line was answered.

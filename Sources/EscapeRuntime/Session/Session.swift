@@ -596,15 +596,13 @@ public struct Session: Sendable {
 
     private var serverHello: ServerHello {
         var capabilities = ServerHello.gameCapabilities
-        if dialect != .v10 { capabilities += ["elementChanged", "idle", "timer"] }
-        if dialect == .v12 { capabilities.append("chapterIds") }
+        capabilities += dialect.shape(capabilities: ["chapterIds", "elementChanged", "idle", "timer"])
         if isVirtual { capabilities.append("virtualClock") }
         capabilities.sort()
         return ServerHello(
             protocolVersion: EventEncoder.protocolVersion,
             version: dialect.version,
-            // Versions past 1.1 are listed once one is spoken: what 1.0 and 1.1 clients read never changes.
-            versions: Self.protocolVersions.filter { $0 <= max(.v1_1, dialect.version) },
+            versions: dialect.versions,
             engineVersion: Self.engineVersion,
             locale: engine.adventure.locale,
             adventureID: engine.adventure.id,
@@ -614,13 +612,10 @@ public struct Session: Sendable {
     }
 
     private var progressEvent: Event {
-        var summary = engine.progressSummary
-        if dialect != .v12 {
-            // Each chapter's progress is protocol 1.2's.
-            summary.chapterID = nil
-            summary.chapters = []
-        }
-        return .progress(summary, saved: writable && savedProgress?.hasSameEarnings(as: engine.progress) == true)
+        .progress(
+            dialect.shape(engine.progressSummary),
+            saved: writable && savedProgress?.hasSameEarnings(as: engine.progress) == true
+        )
     }
 
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
@@ -628,6 +623,8 @@ public struct Session: Sendable {
     private mutating func perform(_ effects: [Effect], replyTo: RequestID?) {
         if engine.screen.kind == .intro { endedSent = false }
         var focusSent = false
+        // Whether 1.0 sent a focus: for `efb serve`'s 1.0 clients, when this speaks a later version.
+        var focusSentIn10 = false
         for (index, effect) in effects.enumerated() {
             switch effect {
             case .event(.ended(let reason)):
@@ -642,7 +639,15 @@ public struct Session: Sendable {
                     continue
                 }
                 if case .focus = event { focusSent = true }
-                emit(.game(event), replyTo: replyTo)
+                // How 1.0 would say a changed element, for `efb serve`'s 1.0 clients: only this knows.
+                var in10 = Version10Wording()
+                if dialect != .v10, case .elementChanged = event,
+                    case .focus(let focus) = Dialect.v10.shape(event, focus: engine.focus, focusFollows: focusFollows)
+                {
+                    in10.focus = focus
+                    focusSentIn10 = true
+                }
+                emit(.game(event), replyTo: replyTo, in10: in10)
             case .save(let progress):
                 if writable {
                     flushSending()
@@ -652,7 +657,13 @@ public struct Session: Sendable {
                 emit(progressEvent, replyTo: replyTo)
             }
         }
-        if focusSent, client?.want.contains("validActions") == true { emit(validActionsEvent, replyTo: replyTo) }
+        guard client?.want.contains("validActions") == true else { return }
+        if focusSent {
+            emit(validActionsEvent, replyTo: replyTo)
+        } else if focusSentIn10, let last = sending.indices.last {
+            // The changed element came last of the effects: 1.0's valid actions follow it.
+            sending[last].in10.validActionsAfter = validActionsEvent
+        }
     }
 
     /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1 and later.
@@ -662,15 +673,16 @@ public struct Session: Sendable {
     }
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
-    private mutating func emit(_ event: Event, replyTo: RequestID?) {
+    private mutating func emit(_ event: Event, replyTo: RequestID?, in10: Version10Wording = Version10Wording()) {
         sequence = sequence.countingOn
-        let stamped = StampedEvent(
+        var stamped = StampedEvent(
             seq: sequence,
             replyTo: replyTo,
             generation: engine.generation,
             event: event,
             protocolMinor: dialect.minor
         )
+        stamped.in10 = in10
         if case .error = event { refused = true }
         // Appended in place: a line's events cost linear time however many it sends (a batch's too).
         sending.append(stamped)
@@ -785,6 +797,42 @@ public enum Dialect: Sendable, Hashable {
     /// The version spoken.
     var version: ProtocolVersion { ProtocolVersion(major: 1, minor: minor) }
 
+    /// The versions a `hello` in this version lists: versions past 1.1 only once one is spoken, so what
+    /// 1.0 and 1.1 clients read never changes.
+    var versions: [ProtocolVersion] { Session.protocolVersions.filter { $0 <= max(.v1_1, version) } }
+
+    /// The capabilities of a `hello` in this version, from those of the newest.
+    ///
+    /// - Parameter capabilities: What the engine can do, in the newest version.
+    /// - Returns: The capabilities without those this version has no word for, in the same order.
+    func shape(capabilities: [String]) -> [String] {
+        capabilities.filter {
+            switch $0 {
+            case "chapterIds": self == .v12
+            case "elementChanged", "idle", "timer": self != .v10
+            default: true
+            }
+        }
+    }
+
+    /// A `hello` of a newer version as this version says it: its version, versions and capabilities.
+    func shape(_ hello: ServerHello) -> ServerHello {
+        var hello = hello
+        hello.version = version
+        hello.versions = versions
+        hello.capabilities = shape(capabilities: hello.capabilities)
+        return hello
+    }
+
+    /// Where the player stands, as this version says it: each chapter's progress is protocol 1.2's.
+    func shape(_ summary: ProgressSummary) -> ProgressSummary {
+        guard self != .v12 else { return summary }
+        var summary = summary
+        summary.chapterID = nil
+        summary.chapters = []
+        return summary
+    }
+
     /// A game event as this protocol version says it, or `nil` when it has no word for it.
     ///
     /// - Parameters:
@@ -793,15 +841,25 @@ public enum Dialect: Sendable, Hashable {
     ///   - focusFollows: Whether the command's effects move the focus after this event.
     /// - Returns: The event to send, or `nil` to send nothing.
     func shape(_ event: GameEvent, focus: FocusState, focusFollows: Bool) -> GameEvent? {
+        // 1.0 told only of the focused element, by sending its focus again.
+        shape(event) { $0.id == focus.element.id && !focusFollows ? focus : nil }
+    }
+
+    /// A game event as this protocol version says it, or `nil` when it has no word for it.
+    ///
+    /// - Parameters:
+    ///   - event: The engine's event, or that of a newer version.
+    ///   - refocus: 1.0's word for a changed element: the `focus` sent again, or `nil` for nothing.
+    /// - Returns: The event to send, or `nil` to send nothing.
+    func shape(_ event: GameEvent, refocus: (Element) -> FocusState?) -> GameEvent? {
         if self != .v12, case .screen(var screen) = event, screen.chapterID != nil {
             screen.chapterID = nil
-            return shape(.screen(screen), focus: focus, focusFollows: focusFollows)
+            return shape(.screen(screen), refocus: refocus)
         }
         guard self == .v10 else { return event }
         switch event {
         case .elementChanged(let element):
-            // 1.0 told only of the focused element, by sending its focus again.
-            return element.id == focus.element.id && !focusFollows ? .focus(focus) : nil
+            return refocus(element).map(GameEvent.focus)
         case .timer:
             return nil
         case .announce(var announcement):
