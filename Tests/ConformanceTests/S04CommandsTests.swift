@@ -807,9 +807,9 @@ import Testing
         let texts = transcript.reply(to: 1).filter { $0.type == "announce" }.compactMap { $0.string("text") }
         #expect(
             texts == [
-                "One minute of torchlight left.", "45 seconds left.",
+                "One minute of torchlight left.", "45 seconds of torchlight left.",
                 "A new hint is ready. Ask for it whenever you like.",
-                "30 seconds left.",
+                "30 seconds of torchlight left.",
             ]
         )
     }

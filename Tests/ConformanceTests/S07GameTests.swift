@@ -224,7 +224,8 @@ import Testing
         }
         #expect(
             texts.prefix(4) == [
-                "One minute of torchlight left.", "45 seconds left.", "30 seconds left.", "15 seconds left.",
+                "One minute of torchlight left.", "45 seconds of torchlight left.", "30 seconds of torchlight left.",
+                "15 seconds of torchlight left.",
             ]
         )
         #expect(Array(texts.dropFirst(4).prefix(10)) == (1...10).reversed().map(String.init))

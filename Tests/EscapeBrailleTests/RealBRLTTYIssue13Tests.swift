@@ -68,7 +68,7 @@ extension RealBRLTTYTests {
     @Test func timedMessagesNeverGoStale() throws {
         let folder = display13Folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A 20 s torch: "15 seconds left" at 5 s, then 10, 9, ... 1 each second, out at 20 s.
+        // A 20 s torch: "15 seconds of torchlight left" at 5 s, then 10, 9, ... 1 each second, out at 20 s.
         let adventure = try Self.trimmedAdventure(chapter: 0, level: 0, in: folder) { $0["timeLimit"] = 20 }
         let display = try VirtualDisplay()
         try display.start()
@@ -88,8 +88,8 @@ extension RealBRLTTYTests {
         #expect(countdown.last == 1, "the last second showed before the torch went out: \(countdown)")
 
         // The relit torch: answer during its countdown; the verdict shows at once and no number after it.
-        try display.waitFor(timeout: 15, "the relit torch's time") { $0.hasPrefix("15 seconds left") }
-        try display.press("FWINRT") { !$0.hasPrefix("15 seconds left") }
+        try display.waitFor(timeout: 15, "the relit torch's time") { $0.hasPrefix("15 seconds of torchlight left") }
+        try display.press("FWINRT") { !$0.hasPrefix("15 seconds of torchlight left") }
         try focus(display, startingWith: "My other senses")
         try display.waitFor(timeout: 15, "the countdown") { Self.isCountdown($0) }
         let solved = "The door swings open"

@@ -1,4 +1,5 @@
 import EscapeConsole
+import EscapeContent
 import EscapeCore
 import Testing
 
@@ -40,5 +41,24 @@ struct ConsoleWordsTests {
         #expect(english.duration(milliseconds: 1) == "1 second")
         #expect(french.duration(milliseconds: 44_001) == "45 secondes")
         #expect(french.alternatives(["a", "b", "c"]) == "a, b ou c")
+    }
+
+    /// Time is phrased one way in each language: the adventure's announcements (minutes, the last
+    /// minute, seconds), the console's answer to `time` and its countdown lines all say what is left
+    /// of the torch's light in the same words.
+    @Test(arguments: [("en", "of torchlight left."), ("fr", "de lumière à ta torche.")])
+    func timeIsPhrasedOneWay(locale: String, phrase: String) throws {
+        let messages = try AdventureLoader.bundled(locale: locale).messages
+        let words = ConsoleWords(locale: locale)
+        let sentences = [
+            messages.timeLeftMinutes, messages.timeLeftOneMinute, messages.timeLeftSeconds,
+            words(.timeLeft, ["time": words.duration(milliseconds: 90_000)]),
+            words(.timeStopped, ["time": words.duration(milliseconds: 90_000)]),
+            words.counting(1, one: .secondsLeftOne, many: .secondsLeftMany),
+            words.counting(5, one: .secondsLeftOne, many: .secondsLeftMany),
+        ]
+        for sentence in sentences {
+            #expect(sentence?.hasSuffix(phrase) == true, "\(locale): \(sentence ?? "missing")")
+        }
     }
 }

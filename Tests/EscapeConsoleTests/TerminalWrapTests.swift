@@ -36,10 +36,20 @@ struct TerminalWrapTests {
     }
 
     @Test(arguments: [
-        ("en", ["10 seconds left.", "5 seconds left.", "3 seconds left.", "1 second left."], "9 seconds left."),
         (
-            "fr", ["Plus que 10 secondes.", "Plus que 5 secondes.", "Plus que 3 secondes.", "Plus qu'une seconde."],
-            "Plus que 9 secondes."
+            "en",
+            [
+                "10 seconds of torchlight left.", "5 seconds of torchlight left.", "3 seconds of torchlight left.",
+                "1 second of torchlight left.",
+            ], "9 seconds of torchlight left."
+        ),
+        (
+            "fr",
+            [
+                "Il reste 10 secondes de lumière à ta torche.", "Il reste 5 secondes de lumière à ta torche.",
+                "Il reste 3 secondes de lumière à ta torche.", "Il reste une seconde de lumière à ta torche.",
+            ],
+            "Il reste 9 secondes de lumière à ta torche."
         ),
     ])
     func theLastTenSecondsAreNewLinesWithWordsAtAReadablePace(locale: String, said: [String], unsaid: String) throws {

@@ -62,7 +62,7 @@ import Testing
         #expect(timeline.map(\.0) == [15, 30, 45, 60, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74])
         #expect(timeline.first?.1 == ["One minute of torchlight left."])
         #expect(timeline.first?.2 == [.torchLastMinute])
-        #expect(timeline[1].1 == ["45 seconds left."])
+        #expect(timeline[1].1 == ["45 seconds of torchlight left."])
         #expect(timeline[4].1 == ["10"] && timeline[4].2 == [.torchCountdown])
         #expect(timeline.last?.1 == ["1"])
     }

@@ -323,7 +323,7 @@ Its warnings are said, the menu pauses it, and it goes out."
             (efb-test--press "w" 12)
             (should (string-match-p "torch 18 s\\'" header-line-format))
             (efb-test--press "w" 4)
-            (should (efb-test--said-p "15 seconds left"))
+            (should (efb-test--said-p "15 seconds of torchlight left"))
             (should (string-match-p "torch 14 s\\'" header-line-format))
             (efb-test--press "m")
             (should (string-match-p "torch 14 s (paused)" header-line-format))

@@ -72,16 +72,16 @@ extension ConsoleWords {
 
         case .timedRoom:
             "This room is timed: {time}. Type time to hear what is left, or clock off to play without a clock."
-        case .timeLeft: "{time} left."
-        case .timeStopped: "The clock is stopped: {time} left."
+        case .timeLeft: "{time} of torchlight left."
+        case .timeStopped: "The clock is stopped: {time} of torchlight left."
         case .noClock: "No clock runs in this room."
         case .clockOff:
             "No time pressure: the torch burns for as long as you need. Type clock on to bring the clock back."
         case .clockOn: "Time pressure is back from the next room on."
         case .clockUsage: "Type clock off, or clock on."
         case .minutesOne: "1 minute"
-        case .secondsLeftOne: "1 second left."
-        case .secondsLeftMany: "{count} seconds left."
+        case .secondsLeftOne: "1 second of torchlight left."
+        case .secondsLeftMany: "{count} seconds of torchlight left."
         case .minutesMany: "{count} minutes"
         case .secondsOne: "1 second"
         case .secondsMany: "{count} seconds"

@@ -76,8 +76,8 @@ extension ConsoleWords {
         case .timedRoom:
             "Cette salle est chronométrée : {time}. Tape temps pour savoir ce qu'il reste, ou chrono non pour jouer "
                 + "sans chronomètre."
-        case .timeLeft: "Il reste {time}."
-        case .timeStopped: "Le chronomètre est arrêté : il reste {time}."
+        case .timeLeft: "Il reste {time} de lumière à ta torche."
+        case .timeStopped: "Le chronomètre est arrêté : il reste {time} de lumière à ta torche."
         case .noClock: "Aucun chronomètre ne tourne dans cette salle."
         case .clockOff:
             "Sans pression du temps : la torche brûle aussi longtemps qu'il le faut. Tape chrono oui pour remettre le "
@@ -85,8 +85,8 @@ extension ConsoleWords {
         case .clockOn: "La pression du temps revient à partir de la prochaine salle."
         case .clockUsage: "Tape chrono non, ou chrono oui."
         case .minutesOne: "1 minute"
-        case .secondsLeftOne: "Plus qu'une seconde."
-        case .secondsLeftMany: "Plus que {count} secondes."
+        case .secondsLeftOne: "Il reste une seconde de lumière à ta torche."
+        case .secondsLeftMany: "Il reste {count} secondes de lumière à ta torche."
         case .minutesMany: "{count} minutes"
         case .secondsOne: "1 seconde"
         case .secondsMany: "{count} secondes"
