@@ -36,19 +36,13 @@ public protocol ChildProcesses: AnyObject {
 /// Child processes of this process, started with `posix_spawn` and reaped with `waitpid`.
 ///
 /// A child starts with its standard streams on `/dev/null` (so nothing it says lands among the game's
-/// lines, and it never reads what the player types), with no other descriptor of ours (those without close-on-exec are closed in the child), in a process
-/// group of its own (a Ctrl-C at the terminal is the game's to handle), with the default action for every
-/// signal and none blocked.
+/// lines, and it never reads what the player types), with no other descriptor of ours (those without
+/// close-on-exec are closed in the child), in a process group of its own (a Ctrl-C at the terminal is the
+/// game's to handle, and stopping it stops what it started), with the default action for every signal
+/// and none blocked.
 public final class SpawnedProcesses: ChildProcesses {
-    /// How long ``stop(_:)`` waits after SIGTERM before SIGKILL, in milliseconds.
-    private let patience: Int
-
     /// Creates the launcher.
-    ///
-    /// - Parameter patience: How long a process may take to end after SIGTERM, in milliseconds.
-    public init(patience: Int = 1000) {
-        self.patience = patience
-    }
+    public init() {}
 
     /// Wraps `posix_spawn`: quiet, in a process group of its own, inheriting none of our descriptors.
     public func start(_ arguments: [String]) -> Result<Int32, SpawnError> {
@@ -79,16 +73,19 @@ public final class SpawnedProcesses: ChildProcesses {
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
     }
 
-    /// Wraps `kill` and `waitpid`: SIGTERM, a wait of at most the patience, then SIGKILL and a last wait.
+    /// Wraps `kill` and `waitpid`: SIGTERM to the child's process group (a shell player's own children
+    /// too), SIGKILL to the group if the child has not ended at once, then a wait that SIGKILL bounds.
+    ///
+    /// Nothing sleeps: a stopped sound is one that must go silent now, and a player that ignores SIGTERM
+    /// (or a shell that waits for its own child) cannot hold the game up.
     public func stop(_ pid: Int32) {
         guard exit(of: pid) == nil else { return }
-        kill(pid, SIGTERM)
-        var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-        for _ in 0..<max(1, patience / 5) {
-            if exit(of: pid) != nil { return }
-            nanosleep(&pause, nil)
+        kill(-pid, SIGTERM)
+        if exit(of: pid) != nil {
+            kill(-pid, SIGKILL)  // what the child started, if it outlived it
+            return
         }
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }

@@ -53,4 +53,35 @@ struct PlayerCommandTests {
         try waitUntil("the player to end") { processes.exit(of: pid) != nil }
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "extra|/sounds/a file.wav\n")
     }
+
+    /// A player that ignores SIGTERM, run by a shell that started a child of its own: stopping it
+    /// ends both, without waiting out a grace period (nothing sleeps on the game's loop).
+    @Test func stoppingAPlayerEndsWhatItStartedAtOnce() throws {
+        let folder = try temporaryFolder("stubborn-player")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let started = folder.appendingPathComponent("started").path
+        let processes = SpawnedProcesses()
+        let script = "trap '' TERM; sleep 30 & echo $! > '\(started).tmp'; mv '\(started).tmp' '\(started)'; wait"
+        let pid = try processes.start(["/bin/sh", "-c", script]).get()
+        try waitUntil("the player to start its child") { FileManager.default.fileExists(atPath: started) }
+        let child = try #require(
+            Int32(try String(contentsOfFile: started, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        )
+        let clock = ContinuousClock()
+        let stopping = clock.now
+        processes.stop(pid)
+        // The old stop waited up to a second for SIGTERM before SIGKILL; now nothing sleeps.
+        #expect(clock.now - stopping < .milliseconds(900), "stop waited out a grace period")
+        #expect(processes.exit(of: pid) == .signalled(0), "the player was not reaped")
+        // The shell's child is gone too (or a zombie until init reaps it): not left playing.
+        try waitUntil("the player's own child to end") { Self.endedOrZombie(child) }
+    }
+
+    /// Whether `pid` is gone or only a zombie.
+    private static func endedOrZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
 }
