@@ -91,6 +91,8 @@ public final class BrailleFrontEnd: FrontEnd {
     /// The shared game ended, and whether the display said so.
     private var sharedGameEnded = false
     private var saidSharedGameEnded = false
+    /// Until when the display says that the shared game ended, unless a key is pressed first.
+    private var farewellUntil: Int64?
 
     /// Creates a front end.
     ///
@@ -135,8 +137,10 @@ public final class BrailleFrontEnd: FrontEnd {
         display?.fileDescriptor.map { [$0] } ?? []
     }
 
-    /// The nearest of: a message timing out, the next attempt to connect, the next size check.
+    /// The nearest of: a message timing out, the next attempt to connect, the next size check; once
+    /// the shared game ended, the end of the farewell.
     public var deadline: Int64? {
+        if let farewellUntil { return farewellUntil }
         if !queued.isEmpty { return clock.now() }
         var deadlines: [Int64] = []
         if let deadline = view.nextDeadline { deadlines.append(deadline) }
@@ -150,6 +154,9 @@ public final class BrailleFrontEnd: FrontEnd {
 
     /// A display going away is not the end: the front end reconnects.
     public var isClosed: Bool { false }
+
+    /// While the display says that the shared game ended.
+    public var lingers: Bool { farewellUntil != nil }
 
     /// The front end's `hello`, its keys described in English.
     public static var hello: ClientHello { hello(keyLanguage: .english) }
@@ -172,6 +179,10 @@ public final class BrailleFrontEnd: FrontEnd {
 
     /// Connects or reconnects when due, reads the keys, lets messages time out, follows size changes.
     public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        if farewellUntil != nil {
+            serviceFarewell(now: now)
+            return
+        }
         if !everConnected {
             // The game starts once connected, before any key is read.
             if now >= nextAttempt { attemptFirstConnection() }
@@ -205,6 +216,7 @@ public final class BrailleFrontEnd: FrontEnd {
 
     /// Writes the view to the display, if it changed; once the shared game it follows ended, says so.
     public func flush(now: Int64) {
+        guard farewellUntil == nil else { return }
         render()
         if sharedGameEnded && !saidSharedGameEnded {
             saidSharedGameEnded = true
@@ -214,7 +226,9 @@ public final class BrailleFrontEnd: FrontEnd {
 
     /// The shared game this display followed ended: the display says so until a key is pressed or a
     /// message's time is up (10 s when messages stay until a key), so the player is not left reading
-    /// the last screen of a game that is gone; the loop then ends, the host being finished.
+    /// the last screen of a game that is gone.
+    ///
+    /// The loop serves the display while it ``lingers``, then ends, the host being finished.
     private func sayTheSharedGameEnded() {
         log("The shared game has ended.")
         guard let display, !heldByBRLTTY, display.size.cells > 0 else { return }
@@ -222,21 +236,30 @@ public final class BrailleFrontEnd: FrontEnd {
         farewell.flash(BrailleWords.sharedGameEnded(view.language), now: clock.now())
         do throws(BrailleError) {
             try display.write(farewell.frame)
-            // A display with nothing to wait on (a test's) has been told; a real one waits for a key.
-            guard let descriptor = display.fileDescriptor else { return }
-            let shown = options.view.flashMilliseconds > 0 ? options.view.flashMilliseconds : 10_000
-            var left = shown
-            while left > 0 && !StopSignals.requested {
-                let started = clock.now()
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&poller, 1, Int32(clamping: min(left, 250)))
-                left -= max(clock.now() - started, 1)
-                while let key = try display.readKey() {
-                    if key != .command(.offline) && key != .command(.noop) { return }
+        } catch {
+            return
+        }
+        // A display with nothing to wait on (a test's) has been told; a real one waits for a key.
+        guard display.fileDescriptor != nil else { return }
+        let shown = options.view.flashMilliseconds > 0 ? options.view.flashMilliseconds : 10_000
+        farewellUntil = clock.now() + shown
+    }
+
+    /// Ends the farewell on its deadline, on any key the player presses, or when the display goes.
+    private func serviceFarewell(now: Int64) {
+        guard let until = farewellUntil, now < until, let display else {
+            farewellUntil = nil
+            return
+        }
+        do throws(BrailleError) {
+            while let key = try display.readKey() {
+                if key != .command(.offline) && key != .command(.noop) {
+                    farewellUntil = nil
+                    return
                 }
             }
         } catch {
-            return
+            farewellUntil = nil
         }
     }
 

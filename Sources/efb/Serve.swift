@@ -59,6 +59,6 @@ struct Serve: ParsableCommand {
             limits: .init(pendingBytes: clientBuffer)
         )
         EventLoop(host: host, frontEnd: frontEnd).run()
-        frontEnd.drain(milliseconds: 1000)
+        frontEnd.closeAll()
     }
 }

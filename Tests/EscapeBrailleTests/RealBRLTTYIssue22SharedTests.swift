@@ -11,6 +11,7 @@ extension RealBRLTTYAttachTests {
     /// Serves a game in `locale`, lets a console take control, and attaches a display to it.
     private func sharedGame(
         locale: String,
+        flashTime: String = "0",
         _ body: (_ served: RunningEFB, _ console: RunningEFB, _ display: VirtualDisplay, _ braille: RunningEFB) throws
             -> Void
     ) throws {
@@ -29,7 +30,10 @@ extension RealBRLTTYAttachTests {
         let display = try VirtualDisplay()
         try display.start()
         defer { display.stop() }
-        let braille = try brailleGame(host: display.brlapiHost, arguments: ["--attach", socket])
+        let braille = try brailleGame(
+            host: display.brlapiHost,
+            arguments: ["--attach", socket, "--flash-time", flashTime]
+        )
         defer { braille.stop() }
         try body(served, console, display, braille)
     }
@@ -62,5 +66,55 @@ extension RealBRLTTYAttachTests {
             try waitUntil("efb braille to leave") { !braille.process.isRunning }
             #expect(braille.process.terminationStatus == 0, "\(braille.standardError)")
         }
+    }
+
+    // Defect 6, on the one loop: with no key pressed the farewell stays its time, the loop waiting on the
+    // display alone (the ended game's socket is not watched, so nothing spins), then efb braille leaves.
+    @Test func theSharedGamesFarewellEndsOnItsOwnWithoutSpinning() throws {
+        try sharedGame(locale: "en", flashTime: "3") { served, _, display, braille in
+            try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+            served.stop()
+            try display.waitFor(prefix: "The shared game has ended.", timeout: 15)
+            let cpu = try CPUTicks(pid: braille.process.processIdentifier)
+            let shown = Date()
+            // Read while it runs: the last reading before it leaves counts.
+            try waitUntil(timeout: 20, "efb braille to leave") { cpu.spent >= 0 && !braille.process.isRunning }
+            let waited = Date().timeIntervalSince(shown)
+            #expect(waited >= 1.5, "the farewell stayed \(waited) s of its 3")
+            #expect(braille.process.terminationStatus == 0, "\(braille.standardError)")
+            // Spinning for three seconds would take about 300 ticks of CPU; waiting takes next to none.
+            #expect(cpu.spent < 30, "\(cpu.spent) ticks while the farewell was shown")
+        }
+    }
+}
+
+/// The CPU time a process used since this was made, in clock ticks, read from `/proc/PID/stat`:
+/// ``spent`` reads it again, or gives the last value read once the process is gone.
+private final class CPUTicks {
+    let pid: Int32
+    let start: Int
+    private var last: Int
+
+    init(pid: Int32) throws {
+        self.pid = pid
+        start = try Self.read(pid)
+        last = start
+    }
+
+    /// The ticks used since this was made, as far as they could still be read.
+    var spent: Int {
+        if let now = try? Self.read(pid) { last = now }
+        return last - start
+    }
+
+    static func read(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        guard let close = stat.lastIndex(of: ")") else { throw CocoaError(.fileReadCorruptFile) }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return user + system
     }
 }

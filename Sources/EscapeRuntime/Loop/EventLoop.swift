@@ -94,25 +94,26 @@ public struct EventLoop {
             host.flush()
             frontEnd.flush(now: clock.now())
             if frontEnd.isClosed { return .outputClosed }
-            if host.isFinished {
+            let finished = host.isFinished
+            if finished {
                 finishWriting()
-                return .finished
+                // A front end with something still to show (a farewell read until a key) is served on.
+                guard frontEnd.lingers, !StopSignals.requested, !frontEnd.isClosed else { return .finished }
             }
             if pauseWhen() { return .paused }
-            let readable = wait(started: started)
-            let arrived = host.service(readable: readable)
-            if !arrived.isEmpty { frontEnd.show(arrived, now: clock.now()) }
+            let readable = wait(started: started, finished: finished)
+            if !finished {
+                let arrived = host.service(readable: readable)
+                if !arrived.isEmpty { frontEnd.show(arrived, now: clock.now()) }
+            }
             frontEnd.service(readable: readable, now: clock.now(), submit: submit)
         }
     }
 
-    /// The most time the last events (`bye`) may take to reach a non-blocking output that is full.
-    static let finishingMilliseconds: Int64 = 5000
-
-    /// Gives what the front end still has to write (its last events) up to ``finishingMilliseconds``
-    /// to reach an output that takes it slowly.
+    /// Gives what the front end still has to write (its last events) up to its
+    /// ``FrontEnd/finishingMilliseconds`` to reach an output that takes it slowly.
     private func finishWriting() {
-        let end = clock.now() + Self.finishingMilliseconds
+        let end = clock.now() + frontEnd.finishingMilliseconds
         while !frontEnd.isClosed, !frontEnd.writeDescriptors.isEmpty {
             let left = end - clock.now()
             guard left > 0 else { return }
@@ -123,16 +124,19 @@ public struct EventLoop {
     }
 
     /// Waits for input, a signal or the nearest deadline; returns the descriptors that have input.
-    private func wait(started: Bool) -> Set<Int32> {
+    ///
+    /// Once the game `finished`, only the front end is waited on: the host has nothing more to say.
+    private func wait(started: Bool, finished: Bool) -> Set<Int32> {
         var timeouts: [Int64] = []
-        if started, let deadline = host.nextDeadline { timeouts.append(deadline - host.now) }
+        if started, !finished, let deadline = host.nextDeadline { timeouts.append(deadline - host.now) }
         if let deadline = frontEnd.deadline { timeouts.append(deadline - clock.now()) }
         let timeout = timeouts.min().map { Int32(clamping: max(0, $0)) } ?? -1
-        let held = host.acceptsInput ? [] : Set(frontEnd.commandDescriptors)
-        var entries = (frontEnd.descriptors.filter { !held.contains($0) } + host.descriptors).map {
+        let held = host.acceptsInput || finished ? [] : Set(frontEnd.commandDescriptors)
+        let hostDescriptors = finished ? [] : host.descriptors
+        var entries = (frontEnd.descriptors.filter { !held.contains($0) } + hostDescriptors).map {
             pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
         }
-        for descriptor in frontEnd.writeDescriptors + host.writeDescriptors {
+        for descriptor in frontEnd.writeDescriptors + (finished ? [] : host.writeDescriptors) {
             if let index = entries.firstIndex(where: { $0.fd == descriptor }) {
                 entries[index].events |= Int16(POLLOUT)
             } else {

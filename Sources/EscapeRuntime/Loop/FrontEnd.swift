@@ -23,6 +23,14 @@ public protocol FrontEnd: AnyObject {
     var isReady: Bool { get }
     /// Whether the output went away (a closed pipe): the loop then ends.
     var isClosed: Bool { get }
+    /// Whether the front end still has something to show once the game finished (a display saying
+    /// that the shared game ended, until a key or its time is up): the loop goes on waiting on its
+    /// ``descriptors`` and ``deadline`` and servicing it, submitting nothing, until this is `false`
+    /// or a stop signal comes.
+    var lingers: Bool { get }
+    /// The most time, in milliseconds, its last output (`bye`) may take to reach outputs that take it
+    /// slowly once the game finished; what is still unwritten then is dropped.
+    var finishingMilliseconds: Int64 { get }
     /// What the front end says right after the session's opening (its `hello`, say).
     func opening() -> [SessionInput]
     /// Reads what is ready and does what is due, submitting what the player did.
@@ -51,6 +59,10 @@ extension FrontEnd {
     public var deadline: Int64? { nil }
     /// Ready from the start.
     public var isReady: Bool { true }
+    /// Done when the game is.
+    public var lingers: Bool { false }
+    /// Five seconds for the last output.
+    public var finishingMilliseconds: Int64 { 5000 }
     /// Says nothing of its own after the opening.
     public func opening() -> [SessionInput] { [] }
 }

@@ -116,6 +116,9 @@ public final class ServeFrontEnd: FrontEnd {
     /// Never: clients come and go, the game goes on.
     public var isClosed: Bool { false }
 
+    /// A second for every client to take its last events: one that does not read holds no one up longer.
+    public var finishingMilliseconds: Int64 { 1000 }
+
     /// Asks for the newest protocol (each client's events are worded in its own version) and the valid
     /// actions after every focus, for every client alike.
     public func opening() -> [SessionInput] {
@@ -550,17 +553,9 @@ public final class ServeFrontEnd: FrontEnd {
         } while !burstReceivers.isEmpty
     }
 
-    /// Gives every client up to `milliseconds` to take what waits for it, then closes them all.
-    public func drain(milliseconds: Int32) {
-        var left = milliseconds
-        while left > 0, clients.values.contains(where: { !$0.output.bytes.isEmpty }) {
-            var entries = clients.values.filter { !$0.output.bytes.isEmpty }.map {
-                pollfd(fd: $0.descriptor, events: Int16(POLLOUT), revents: 0)
-            }
-            if poll(&entries, nfds_t(entries.count), 50) < 0 && errno != EINTR { break }
-            left -= 50
-            for (number, client) in clients where !client.write() { leave(number) }
-        }
+    /// Closes every client: once the game finished, the loop gave each
+    /// ``finishingMilliseconds`` to take what waited for it.
+    public func closeAll() {
         for number in Array(clients.keys) { leave(number) }
     }
 }
