@@ -100,10 +100,17 @@ public final class ConsoleFrontEnd: FrontEnd {
         [driver.opening(timePressure: preferences?.timePressure)]
     }
 
-    /// Standard input, until it ends.
+    /// Standard input, until it ends; nothing while the terminal has not taken what was written to it,
+    /// so no key is echoed before the lines it follows.
     public var descriptors: [Int32] {
+        guard !writer.hasPending else { return [] }
         guard let editor else { return input.descriptors }
         return isEnded ? [] : [editor.descriptor]
+    }
+
+    /// The terminal, while it has not taken everything written to it (a non-blocking one that is full).
+    public var writeDescriptors: [Int32] {
+        writer.hasPending && !isClosed ? [writer.output.descriptor] : []
     }
 
     /// Whether the input ended.
@@ -144,9 +151,14 @@ public final class ConsoleFrontEnd: FrontEnd {
         write(driver.render(events))
     }
 
-    /// Writes the prompt when the game waits for the player.
+    /// Writes what the terminal can take now, then the prompt when the game waits for the player.
     public func flush(now: Int64) {
-        guard !isClosed, !isEnded, !gameOver else { return }
+        guard !isClosed else { return }
+        if !writer.writePending() {
+            isClosed = true
+            return
+        }
+        guard !isEnded, !gameOver else { return }
         if !writer.prompt() { isClosed = true }
     }
 
@@ -183,6 +195,10 @@ public final class ConsoleFrontEnd: FrontEnd {
 /// With a line editor the editor draws the prompt and the line typed so far; a message that comes
 /// while the player types takes that line's place, and the prompt and the half-typed line are drawn
 /// again below it.
+///
+/// The output is written as the terminal takes it, never waited for: what a full non-blocking
+/// terminal did not take waits here (the loop wakes when it can take more), and nothing is drawn by
+/// the editor, prompted or read until it is out, so lines and echoed keys stay in order.
 private struct Writer {
     let output: FileOutput
     let options: ConsoleFrontEnd.Options
@@ -195,6 +211,13 @@ private struct Writer {
     /// Whether the line just above the prompt is one of the last ten seconds, written while the player
     /// typed: with the countdown drawn in place, the next second takes its place.
     private var timeAbovePrompt = false
+    /// What the terminal has not taken yet.
+    private var pending: [UInt8] = []
+    /// Whether the editor's prompt and half-typed line are drawn again once ``pending`` is out.
+    private var redisplayWhenWritten = false
+
+    /// Whether some output waits for the terminal.
+    var hasPending: Bool { !pending.isEmpty }
 
     init(
         output: FileOutput,
@@ -222,7 +245,8 @@ private struct Writer {
 
     /// Writes the prompt, if prompts are on.
     mutating func prompt() -> Bool {
-        guard options.prompt, !prompting else { return true }
+        // After what waits: the next flush prompts once it is out.
+        guard options.prompt, !prompting, pending.isEmpty else { return true }
         prompting = true
         if let editor {
             editor.start()
@@ -242,7 +266,12 @@ private struct Writer {
     ///   - columns: The terminal's width, if known.
     ///   - replacingLineAbove: Whether `text` takes the place of the line above the prompt too.
     /// - Returns: `false` when the output went away.
-    private func interrupt(with text: String, editor: LineEditor, columns: Int?, replacingLineAbove: Bool) -> Bool {
+    private mutating func interrupt(
+        with text: String,
+        editor: LineEditor,
+        columns: Int?,
+        replacingLineAbove: Bool
+    ) -> Bool {
         // Back to the start of the line and clear it (CR, then EL): the message takes the prompt's place;
         // one line up (CUU) first when it replaces the line above.
         // A half-typed line longer than the terminal is wide takes several rows: up to the prompt's row first,
@@ -250,7 +279,11 @@ private struct Writer {
         let up = editor.rowsAboveCursor(width: columns ?? 0) + (replacingLineAbove ? 1 : 0)
         let clear = (up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J"
         guard send(Array((clear + text).utf8)) else { return false }
-        editor.redisplay()
+        if pending.isEmpty {
+            editor.redisplay()
+        } else {
+            redisplayWhenWritten = true
+        }
         return true
     }
 
@@ -286,7 +319,26 @@ private struct Writer {
         return send(Array(text.utf8))
     }
 
-    private func send(_ bytes: [UInt8]) -> Bool {
-        output.write(bytes)
+    /// Queues `bytes` after what waits and writes what the terminal takes now.
+    ///
+    /// - Returns: `false` when the output went away.
+    private mutating func send(_ bytes: [UInt8]) -> Bool {
+        pending += bytes
+        return writePending()
+    }
+
+    /// Writes what waits, as far as the terminal takes it now; once it is all out, the editor's line is
+    /// drawn again if a message took its place.
+    ///
+    /// - Returns: `false` when the output went away.
+    mutating func writePending() -> Bool {
+        guard !pending.isEmpty else { return true }
+        guard let written = output.writeAvailable(pending, from: 0) else { return false }
+        pending.removeFirst(written)
+        if pending.isEmpty && redisplayWhenWritten {
+            redisplayWhenWritten = false
+            editor?.redisplay()
+        }
+        return true
     }
 }

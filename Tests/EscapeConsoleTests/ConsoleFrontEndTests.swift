@@ -65,6 +65,57 @@ struct ConsoleFrontEndTests {
         #expect(!text.contains("{"))
     }
 
+    /// A terminal that takes nothing for a while (a non-blocking one that is full) never holds the loop:
+    /// what it did not take waits, no key is read before it is out, and once the terminal reads again
+    /// every line arrives, in order.
+    @Test func aFullTerminalNeverHoldsTheLoopAndLosesNothing() throws {
+        let lines = Array(repeating: ["n", "magic", "esc", "bogus"], count: 30).flatMap { $0 }
+        var (driver, expected) = Support.console()
+        for line in lines { expected += driver.enter(line).map(\.text) }
+        expected += driver.finish().map(\.text)
+        let expectedText = expected.joined(separator: "\n") + "\n"
+        try #require(expectedText.utf8.count > 3 * 4096, "the output must overflow the terminal")
+
+        var input: [Int32] = [0, 0]
+        try #require(pipe(&input) == 0)
+        let typed = Array(lines.map { $0 + "\n" }.joined().utf8)
+        try #require(typed.count < 4096, "the input must fit in the pipe")
+        try #require(write(input[1], typed, typed.count) == typed.count)
+        close(input[1])
+        defer { close(input[0]) }
+        let terminal = Pipe()
+        let output = terminal.fileHandleForWriting.fileDescriptor
+        _ = fcntl(output, 1031, 4096)  // F_SETPIPE_SZ: the smallest a pipe holds
+        try #require(fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK) == 0)
+        // The terminal reads nothing until the loop came back; were the loop stuck writing, the
+        // terminal would start reading after ten seconds, so the test fails instead of hanging.
+        let loopCameBack = Locked(false)
+        let read = Locked((bytes: [UInt8](), ended: false))
+        let reader = Thread {
+            _ = poll(seconds: 10) { loopCameBack.withLock { $0 } }
+            let handle = terminal.fileHandleForReading
+            while true {
+                let data = handle.availableData
+                read.withLock {
+                    if data.isEmpty { $0.ended = true } else { $0.bytes += Array(data) }
+                }
+                if data.isEmpty { break }
+            }
+        }
+        reader.start()
+
+        let frontEnd = ConsoleFrontEnd(input: input[0], output: output)
+        let host = Support.session()
+        let first = EventLoop(host: host, frontEnd: frontEnd, pauseWhen: { !frontEnd.writeDescriptors.isEmpty }).run()
+        #expect(first == .paused, "the loop came back while output waited for the terminal")
+        #expect(frontEnd.descriptors.isEmpty, "no key is read while output waits")
+        loopCameBack.withLock { $0 = true }
+        #expect(EventLoop(host: host, frontEnd: frontEnd).run() == .finished)
+        try terminal.fileHandleForWriting.close()
+        try waitUntil("the terminal to read everything") { read.withLock { $0.ended } }
+        #expect(String(decoding: read.withLock { $0.bytes }, as: UTF8.self) == expectedText)
+    }
+
     @Test func aPromptWaitsForEachCommandAndColourIsOptIn() throws {
         let text = try play("n\nq\n", options: ConsoleFrontEnd.Options(color: true, prompt: true))
         #expect(

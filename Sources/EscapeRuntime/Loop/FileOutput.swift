@@ -16,23 +16,17 @@ public struct FileOutput: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Writes all of `bytes` (wraps `write`), retried after signals and short writes.
+    /// Writes all of `bytes` (wraps `write`) to a blocking descriptor (a file, a terminal), retried
+    /// after signals and short writes.
     ///
-    /// On a non-blocking descriptor that is full it waits with `poll` until the descriptor can take
-    /// more, instead of retrying at once.
+    /// It never waits for a non-blocking descriptor: one that is full ends the write, as an error does.
+    /// Front ends that write to such a descriptor use ``writeAvailable(_:from:)`` and let the
+    /// ``EventLoop`` wake them when it can take more.
     ///
-    /// - Returns: `false` when the reader went away (EPIPE) or another error stopped the write.
+    /// - Returns: `false` when the reader went away (EPIPE), a non-blocking descriptor was full, or
+    ///   another error stopped the write.
     public func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            guard let written = writeAvailable(bytes, from: offset) else { return false }
-            if written == offset {
-                var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                if poll(&entry, 1, -1) < 0 && errno != EINTR { return false }
-            }
-            offset = written
-        }
-        return true
+        writeAvailable(bytes, from: 0) == bytes.count
     }
 
     /// Writes what the descriptor takes now of `bytes[offset...]` (wraps `write`): all of it on a
