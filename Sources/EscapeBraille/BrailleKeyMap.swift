@@ -30,7 +30,7 @@ public enum KeyLanguage: Sendable, Hashable {
 
     /// The language of `locale` (`fr`, `fr_FR.UTF-8`, ...); English unless French.
     public init(locale: String) {
-        self = locale.lowercased().hasPrefix("fr") ? .french : .english
+        self = LocaleLanguage.code(of: locale) == "fr" ? .french : .english
     }
 }
 

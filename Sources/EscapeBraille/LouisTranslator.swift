@@ -1,5 +1,6 @@
 #if Louis
 internal import CLouis
+import EscapeCore
 import Synchronization
 
 /// Translates with a liblouis table (contracted Braille: UEB grade 2, French abrégé, ...).
@@ -66,7 +67,7 @@ public struct LouisTranslator: BrailleTranslator {
     /// The table `auto` picks for a language: UEB grade 2 for English, abrégé for French; `nil` for
     /// a language with no contracted table here.
     public static func automaticTable(language: String) -> String? {
-        switch String(language.prefix { $0.isLetter }).lowercased() {
+        switch LocaleLanguage.code(of: language) {
         case "en": "en-ueb-g2.ctb"
         case "fr": "fr-bfu-g2.ctb"
         default: nil

@@ -25,7 +25,7 @@ public enum AdventureLoader {
     /// - Parameter locale: A locale such as `fr`, `fr-CA` or `fr_FR.UTF-8`.
     /// - Returns: One of ``bundledLocales``, or `nil`.
     public static func bundledLocale(for locale: String) -> String? {
-        let language = String(locale.prefix { $0.isLetter }).lowercased()
+        let language = LocaleLanguage.code(of: locale)
         return bundledLocales.contains(language) ? language : nil
     }
 

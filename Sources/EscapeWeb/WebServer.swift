@@ -1,5 +1,6 @@
 #if Web
 import EscapeContent
+import EscapeCore
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -248,7 +249,7 @@ struct PageFiles: Sendable {
             }
             var bytes = [UInt8](data)
             if name == "index.html" {
-                let language = locale.prefix { $0.isLetter }.lowercased()
+                let language = LocaleLanguage.code(of: locale)
                 let text = String(decoding: bytes, as: UTF8.self)
                     .replacingOccurrences(of: "{{lang}}", with: language.isEmpty ? "en" : language)
                 bytes = Array(text.utf8)

@@ -27,8 +27,7 @@ public struct ConsoleWords: Sendable, Hashable {
 
     /// The words for a BCP 47 or POSIX locale (`fr`, `fr-CA`, `fr_FR.UTF-8`): its language's, or English.
     public init(locale: String?) {
-        let tag = (locale ?? "").prefix { $0 != "-" && $0 != "_" && $0 != "." }.lowercased()
-        self.init(Language(rawValue: tag) ?? .english)
+        self.init(Language(rawValue: LocaleLanguage.code(of: locale ?? "")) ?? .english)
     }
 
     /// The sentence of `key`, placeholders unfilled.
