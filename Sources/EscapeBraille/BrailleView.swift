@@ -412,9 +412,12 @@ public struct BrailleView {
             if pan > 0 {
                 pan -= 1
             } else {
+                // Panning is reading: a display that follows another player stays at the start, and the
+                // element the other player moves to next opens at its start as usual.
+                if following { return [] }
                 // The previous element opens at its last window (see ``applyFocus(_:)``).
                 arriveAtEnd = true
-                return following ? [] : [.previous]
+                return [.previous]
             }
         case (.hint, .previous):
             if pan > 0 {

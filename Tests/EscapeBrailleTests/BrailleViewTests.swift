@@ -112,6 +112,25 @@ struct ViewHarness {
         #expect(view.handle(.command(.fullWindowRight), now: 0) == [.next])
     }
 
+    // Issue 22, defect 7, as CI met it: FWINLT at the start of an element while following another player
+    // moved nothing, yet made the element the other player moved to next open at its last window.
+    @Test func aFollowersPanPastTheStartLeavesTheNextElementOpeningAtItsStart() {
+        var view = BrailleView(size: DisplaySize(columns: 20))
+        func focus(_ element: Element, _ index: Int, seq: Int) {
+            let state = FocusState(screen: "intro", element: element, index: index, count: 2)
+            view.apply([StampedEvent(seq: seq, replyTo: nil, generation: 1, event: .game(.focus(state)))], now: 0)
+        }
+        view.apply(
+            [StampedEvent(seq: 1, replyTo: nil, generation: 1, event: .role(.observer, controlFree: false))],
+            now: 0
+        )
+        focus(Element(id: "title", label: "Darkness", traits: [.header]), 1, seq: 2)
+        #expect(view.handle(.command(.fullWindowLeft), now: 0).isEmpty)
+        let story = Element(id: "story", label: "You wake on cold stone. Your lantern is gone.", traits: [.staticText])
+        focus(story, 2, seq: 3)
+        #expect(view.frame.text.hasPrefix("You wake on cold"), "\(view.frame.text)")
+    }
+
     @Test func usesEveryRowOfAMultiRowDisplay() throws {
         var game = try ViewHarness(columns: 20, rows: 2)
         game.press(.command(.lineDown))
