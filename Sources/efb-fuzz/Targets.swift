@@ -144,6 +144,7 @@ private struct EngineSetup {
     events += ending
     precondition(dones <= frames.count, "\(dones) done events for \(frames.count) lines")
     check(events)
+    checkSnapshotsRestore(events)
 }
 
 // MARK: - snapshot
@@ -167,6 +168,27 @@ private struct EngineSetup {
         events += answer
     }
     check(events)
+    checkSnapshotsRestore(events)
+}
+
+/// Every snapshot the engine takes restores in a fresh session: the engine never reaches a state its own
+/// restore check calls impossible, even from a crafted snapshot it accepted (issue 26 D's invariant, both
+/// ways: what `restore` accepts plays on only to states `restore` accepts).
+private func checkSnapshotsRestore(_ events: [StampedEvent]) {
+    for case .snapshot(let blob) in events.map(\.event) {
+        let fresh = SessionHost(
+            adventure: adventure,
+            options: EngineOptions(hintInterval: 1000, seed: 1),
+            store: InMemorySaveStore(),
+            clock: VirtualClock()
+        )
+        _ = fresh.start()
+        for stamped in fresh.handle(.line(Array(line(.restore(blob: blob)).utf8))) {
+            if case .error(let error) = stamped.event {
+                preconditionFailure("the engine's own snapshot is refused: \(error.message)")
+            }
+        }
+    }
 }
 
 /// What is played after a restore: focus, activation, hints, a day of time, the rotor, the menu, a snapshot.
