@@ -164,11 +164,15 @@ public struct Session: Sendable {
         case .frame, .request, .requests:
             if pendingWait == nil {
                 carryOut(input)
-            } else if let cancel = Self.cancelRequest(in: input) {
-                // A cancel is answered at once, ahead of what waits behind the wait it ends.
+                return
+            }
+            // A line is decoded once, as it arrives: a cancel is answered at once, ahead of what waits
+            // behind the wait it ends; anything else is kept decoded until the wait is over.
+            let kept = Kept(input)
+            if let cancel = kept.cancel {
                 handle(cancel)
             } else {
-                queue.append(input)
+                queue.append(kept)
             }
         case .saveFailed(let location, let error):
             let before = sequence
@@ -194,22 +198,42 @@ public struct Session: Sendable {
     /// Carries out what arrived while no `wait` was pending.
     private mutating func carryOut(_ input: SessionInput) {
         switch input {
-        case .frame(let frame):
-            handle(frame)
+        case .frame(.tooLong(let length)):
+            refuseLongLine(length)
+        case .frame(.line(let bytes)):
+            handle(CommandDecoder.decode(bytes))
         case .request(let request):
             handle(request)
         case .requests(let requests):
-            for (index, request) in requests.enumerated() {
-                handle(request)
-                if isFinished || refused { return }
-                if pendingWait != nil {
-                    let rest = Array(requests[(index + 1)...])
-                    if !rest.isEmpty { queue.putBack(.requests(rest)) }
-                    return
-                }
-            }
+            carryOut(requests)
         case .start, .time, .saveFailed, .endOfInput, .stop, .question:
             process(input)
+        }
+    }
+
+    /// Carries out what was kept during a `wait`.
+    private mutating func carryOut(_ kept: Kept) {
+        switch kept {
+        case .line(let outcome, _):
+            handle(outcome)
+        case .requests(let requests):
+            carryOut(requests)
+        case .other(let input):
+            carryOut(input)
+        }
+    }
+
+    /// Carries out a run of requests until one is refused, the session ends or one waits; what is left
+    /// then is kept for after the wait.
+    private mutating func carryOut(_ requests: [Request]) {
+        for (index, request) in requests.enumerated() {
+            handle(request)
+            if isFinished || refused { return }
+            if pendingWait != nil {
+                let rest = Array(requests[(index + 1)...])
+                if !rest.isEmpty { queue.putBack(.requests(rest)) }
+                return
+            }
         }
     }
 
@@ -224,22 +248,6 @@ public struct Session: Sendable {
         let suspended = execute(request.command, replyTo: request.id)
         precondition(suspended == nil, "a question never waits")
         settle(replyTo: request.id)
-    }
-
-    /// The `cancel` request an input holds, if it is one.
-    private static func cancelRequest(in input: SessionInput) -> Request? {
-        let request: Request
-        switch input {
-        case .request(let single):
-            request = single
-        case .frame(.line(let bytes)):
-            guard case .request(let decoded) = CommandDecoder.decode(bytes) else { return nil }
-            request = decoded
-        case .frame(.tooLong), .requests, .start, .time, .saveFailed, .endOfInput, .stop, .question:
-            return nil
-        }
-        if case .cancel = request.command { return request }
-        return nil
     }
 
     /// Carries out what was kept during a `wait`, until another `wait` is pending.
@@ -264,29 +272,30 @@ public struct Session: Sendable {
         perform(engine.advanceTime(to: clock.time), replyTo: nil)
     }
 
-    private mutating func handle(_ frame: LineFramer.Frame) {
-        switch frame {
-        case .tooLong(let length):
-            let error = ProtocolError(
-                .lineTooLong,
-                engine.words(
-                    .errorLineTooLong,
-                    ["length": "\(length)", "limit": "\(LineFramer.defaultMaximumLineLength)"]
-                )
+    /// Refuses a line longer than the framer takes.
+    private mutating func refuseLongLine(_ length: Int) {
+        let error = ProtocolError(
+            .lineTooLong,
+            engine.words(
+                .errorLineTooLong,
+                ["length": "\(length)", "limit": "\(LineFramer.defaultMaximumLineLength)"]
             )
-            emit(.error(error), replyTo: nil)
-            emit(.done, replyTo: nil)
-        case .line(let bytes):
-            switch CommandDecoder.decode(bytes) {
-            case .blank:
-                break
-            case .failure(let failure, let replyTo):
-                refused = false
-                emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
-                emit(.done, replyTo: replyTo)
-            case .request(let request):
-                handle(request)
-            }
+        )
+        emit(.error(error), replyTo: nil)
+        emit(.done, replyTo: nil)
+    }
+
+    /// Answers a decoded line.
+    private mutating func handle(_ outcome: CommandDecoder.Outcome) {
+        switch outcome {
+        case .blank:
+            break
+        case .failure(let failure, let replyTo):
+            refused = false
+            emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
+            emit(.done, replyTo: replyTo)
+        case .request(let request):
+            handle(request)
         }
     }
 
@@ -718,9 +727,35 @@ extension Session {
         }
     }
 
+    /// An input kept during a pending `wait`: a line kept decoded, with its length.
+    private enum Kept: Sendable {
+        case line(CommandDecoder.Outcome, length: Int)
+        case requests([Request])
+        case other(SessionInput)
+
+        init(_ input: SessionInput) {
+            switch input {
+            case .frame(.line(let bytes)): self = .line(CommandDecoder.decode(bytes), length: bytes.count)
+            case .requests(let requests): self = .requests(requests)
+            default: self = .other(input)
+            }
+        }
+
+        /// The `cancel` request it is, if it is one.
+        var cancel: Request? {
+            switch self {
+            case .line(.request(let request), _), .other(.request(let request)):
+                if case .cancel = request.command { return request }
+                return nil
+            case .line, .requests, .other:
+                return nil
+            }
+        }
+    }
+
     /// The inputs kept during a pending `wait`: first in, first out, each in constant time.
     private struct InputQueue: Sendable {
-        private var items: [SessionInput?] = []
+        private var items: [Kept?] = []
         private var head = 0
         /// The bytes of the lines kept.
         private(set) var bytes = 0
@@ -728,13 +763,13 @@ extension Session {
         /// How many inputs are kept.
         var count: Int { items.count - head }
 
-        mutating func append(_ input: SessionInput) {
+        mutating func append(_ input: Kept) {
             items.append(input)
             bytes += Self.size(of: input)
         }
 
         /// Puts an input back at the front (what is left of a run of requests).
-        mutating func putBack(_ input: SessionInput) {
+        mutating func putBack(_ input: Kept) {
             if head > 0 {
                 head -= 1
                 items[head] = input
@@ -744,7 +779,7 @@ extension Session {
             bytes += Self.size(of: input)
         }
 
-        mutating func removeFirst() -> SessionInput? {
+        mutating func removeFirst() -> Kept? {
             guard head < items.count, let input = items[head] else { return nil }
             items[head] = nil
             head += 1
@@ -756,8 +791,8 @@ extension Session {
             return input
         }
 
-        private static func size(of input: SessionInput) -> Int {
-            if case .frame(.line(let line)) = input { line.count } else { 0 }
+        private static func size(of input: Kept) -> Int {
+            if case .line(_, let length) = input { length } else { 0 }
         }
     }
 
