@@ -489,8 +489,15 @@ def check_generation(text, event_schema):
 
 
 def catalogue():
-    """The English catalogue's messages (its labels aside), as (name, template) pairs."""
-    source = (PACKAGE / "Sources/EscapeCore/Words/EngineWords+English.swift").read_text()
+    """The English catalogues' messages (the core's and the runtime's; labels aside), as (name, template)
+    pairs."""
+    source = "\n".join(
+        (PACKAGE / path).read_text()
+        for path in (
+            "Sources/EscapeCore/Words/EngineWords+English.swift",
+            "Sources/EscapeRuntime/Words/SessionWords+English.swift",
+        )
+    )
     templates = []
     for match in re.finditer(r'case \.(\w+):\s*((?:"(?:[^"\\]|\\.)*"\s*(?:\+\s*)?)+)', source):
         parts = re.findall(r'"((?:[^"\\]|\\.)*)"', match.group(2))

@@ -61,6 +61,7 @@ public final class WebFrontEnd: FrontEnd {
     private var openingNotes: [StampedEvent] = []
     private var opened = false
     private var words = EngineWords.english
+    private var sessionWords: SessionWords { SessionWords(words.language) }
     /// The `bye` was shown: the game is over.
     public private(set) var saidBye = false
 
@@ -161,7 +162,7 @@ public final class WebFrontEnd: FrontEnd {
             } else {
                 name = "it"
             }
-            refuse(bytes, tab: tab, ProtocolError(.readOnly, words(.errorReadOnly, ["command": name])))
+            refuse(bytes, tab: tab, ProtocolError(.readOnly, sessionWords(.errorReadOnly, ["command": name])))
             return
         }
         switch CommandDecoder.decode(bytes) {

@@ -44,6 +44,7 @@ struct TerminalFrenchTests {
         var english = Set(ConsoleWords.Key.allCases.flatMap { words(ConsoleWords(.english).template($0)) })
         english.subtract(ConsoleWords.Key.allCases.flatMap { words(ConsoleWords(.french).template($0)) })
         english.subtract(EngineWords.Key.allCases.flatMap { words(EngineWords(.french).template($0)) })
+        english.subtract(SessionWords.Key.allCases.flatMap { words(SessionWords(.french).template($0)) })
         english.subtract(story.flatMap(words))
         // Placeholders' names, the options the help names, and one-letter forms are not words said.
         english.subtract(["clock", "virtual"])

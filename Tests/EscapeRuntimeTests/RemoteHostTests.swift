@@ -202,7 +202,7 @@ struct RemoteHostTests {
         #expect(sent.map(\.command) == [.game(.next)])
         let refusal = ProtocolError(.readOnly, "you are following this game as an observer, so next is not yours")
         let shown = try connection.answer([(.error(refusal), sent[0].id), (.done, sent[0].id)])
-        let explained = ProtocolError(.readOnly, EngineWords(.french)(.attachedReadOnly))
+        let explained = ProtocolError(.readOnly, SessionWords(.french)(.attachedReadOnly))
         #expect(shown.map(\.event) == [.error(explained), .done])
         #expect(shown.map(\.replyTo) == [.int(7), .int(7)])
     }

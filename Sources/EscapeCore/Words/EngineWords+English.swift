@@ -31,45 +31,6 @@ extension EngineWords {
         case .refusalActionIndex: "index must be between 1 and {count}"
         case .refusalNoSuchAction: "{element} has no action \"{name}\""
 
-        case .errorLineTooLong: "the line is {length} bytes long; the limit is {limit}"
-        case .errorStale: "the state has moved on to generation {generation} (the command expected {expected})"
-        case .errorUnsupportedProtocol: "this engine speaks protocol {version}, not {requested}"
-        case .errorSaveFailed: "progress could not be saved ({location}): {error}; the game goes on"
-        case .errorNoWaitToCancel: "no real-clock wait with the id {target} is pending"
-        case .errorBatchWaitsOnRealClock:
-            "a batch cannot wait on the real clock, since it would no longer be all or nothing; send the wait on its own"
-        case .errorReadOnly:
-            "you are following this game as an observer, so {command} is not yours to send; "
-                + "ask for control with hello and role \"controller\" once it is free"
-        case .errorControlled:
-            "another client controls the game; it can hand over with hello and role \"observer\", or by leaving"
-        case .errorOverflow:
-            "you read too slowly: more than {limit} bytes waited for you, so the game's events are dropped "
-                + "until you catch up (replies to your own commands are kept); the whole state follows"
-        case .errorTooManyClients: "this game already has {limit} clients; try again when one leaves"
-        case .attachedReadOnly:
-            "another player controls this game and you are following it; your next move plays once control is free"
-
-        case .errorSaveLocked:
-            "another game is playing with the save ({location}); this game starts from that save but runs read-only: "
-                + "its progress will not be saved"
-        case .errorSaveNewerFormat:
-            "the save ({location}) has format {format}, from a newer version of the game; it is left untouched and "
-                + "this game will not be saved"
-        case .errorSaveUnreadableKept:
-            "the save ({location}) could not be read: {reason}; a new game starts and will not be saved"
-        case .errorSaveUnusable:
-            "the save ({location}) cannot be kept safe: {reason}; this game will not be saved"
-        case .errorSaveUnreadable: "the save ({location}) could not be read: {reason}; a new game starts"
-        case .errorSaveUnreadableHeld:
-            "the save ({location}) could not be read: {reason}; a new game starts; the file was left untouched "
-                + "because another game holds it"
-        case .errorSaveUnreadableMovedAside:
-            "the save ({location}) could not be read: {reason}; a new game starts and the old file was kept as {aside}"
-        case .errorSaveUnreadableNotMovedAside:
-            "the save ({location}) could not be read: {reason}; a new game starts; it could not be moved aside "
-                + "({problem}), so saving is off"
-
         case .errorBadSnapshot: "the snapshot cannot be restored: {reason}"
         case .snapshotForeign: "it is not a snapshot of this engine's format {format}"
         case .snapshotIncomplete: "it is not a complete snapshot"
@@ -147,10 +108,6 @@ extension EngineWords {
         case .snapshotImpossible: "the game can never be in this state"
         case .snapshotLevelLocked: "the snapshot's progress has not unlocked this level"
         case .snapshotTorchOut: "the torch of this timed level would already be out"
-
-        // MARK: Work one line may ask for (hardening)
-        case .errorBatchTooMuchTime: "the batch's waits add up to {total} ms; one line may let at most {limit} ms pass"
-        case .errorTooManyEvents: "the batch would send more than {limit} events; nothing of it happened"
 
         // MARK: Misleading messages made precise (hardening)
         case .snapshotOtherFormat: "it has format {made}; this engine reads format {format}"

@@ -59,53 +59,6 @@ extension EngineWords {
         /// `action` by a name the element does not have: `{element}` and `{name}`.
         case refusalNoSuchAction
 
-        // MARK: Errors of the session
-
-        /// A line over the limit: `{length}` and `{limit}`, in bytes.
-        case errorLineTooLong
-        /// `ifGen` behind the state: `{generation}` and `{expected}`.
-        case errorStale
-        /// `hello` with another protocol: the engine's `{version}` and the client's `{requested}`.
-        case errorUnsupportedProtocol
-        /// Progress not written: `{location}` and the save's `{error}`.
-        case errorSaveFailed
-        /// A `cancel` whose `{target}` names no pending real-clock wait.
-        case errorNoWaitToCancel
-        /// A batch holding a `wait` on the real clock.
-        case errorBatchWaitsOnRealClock
-
-        // MARK: Errors of a shared game (efb serve)
-
-        /// An observer's command that would change the game: `{command}`.
-        case errorReadOnly
-        /// Asking to play while another client controls the game.
-        case errorControlled
-        /// A client's unread output dropped: `{limit}` bytes; the whole state follows.
-        case errorOverflow
-        /// A connection past the limit of `{limit}` clients.
-        case errorTooManyClients
-        /// What an attached console or display says of a gesture refused while another client plays.
-        case attachedReadOnly
-
-        // MARK: Save problems in the opening
-
-        /// Another game holds the save: `{location}`.
-        case errorSaveLocked
-        /// A save from a newer engine: `{location}` and its `{format}`.
-        case errorSaveNewerFormat
-        /// A save the system cannot read: `{location}` and the `{reason}`.
-        case errorSaveUnreadableKept
-        /// A save whose lock file is a link or a folder, so it is never written: `{location}`, `{reason}`.
-        case errorSaveUnusable
-        /// A damaged save, with no file to keep aside: `{location}` and the `{reason}`.
-        case errorSaveUnreadable
-        /// A damaged save another game holds: `{location}` and the `{reason}`.
-        case errorSaveUnreadableHeld
-        /// A damaged save kept aside: `{location}`, the `{reason}` and the file it is kept as, `{aside}`.
-        case errorSaveUnreadableMovedAside
-        /// A damaged save that could not be moved aside: `{location}`, the `{reason}` and the `{problem}`.
-        case errorSaveUnreadableNotMovedAside
-
         // MARK: Snapshots that cannot be restored
 
         /// The frame of every `bad_snapshot` message: the `{reason}`, one of the sentences below.
@@ -267,13 +220,6 @@ extension EngineWords {
         case snapshotLevelLocked
         /// A timed level whose torch should have gone out already.
         case snapshotTorchOut
-
-        // MARK: Work one line may ask for (hardening)
-
-        /// A batch whose waits add up past the limit: the `{total}` and the `{limit}`, in milliseconds.
-        case errorBatchTooMuchTime
-        /// A batch that would send more events than the `{limit}`.
-        case errorTooManyEvents
 
         // MARK: Misleading messages made precise (hardening)
 

@@ -1,5 +1,8 @@
-/// The engine's own words in one language: the labels of the gestures it lists and the message of
-/// every error the core and the runtime report.
+/// The engine's own words in one language: gesture labels, the core's refusals, decoding errors.
+///
+/// It holds the labels of the gestures the engine lists, the core's refusals, and the messages of
+/// lines the decoder refuses and snapshots restore refuses. What the session, a shared game and the
+/// save say of themselves is the runtime's (EscapeRuntime's `SessionWords`).
 ///
 /// The sentences a player hears while playing are content (``Messages``, in each adventure file).
 /// These are not: they name the engine's gestures and explain refusals, they come and go with the code

@@ -43,7 +43,7 @@ public final class SaveKeeper {
     ///   ``SaveError/notASave(path:reason:)`` when the file is not a save of this game (it is left untouched).
     public func open(for adventure: Adventure, whenLocked: WhenLocked) throws(SaveError) -> SaveStartup {
         var startup = SaveStartup()
-        let words = EngineWords(locale: adventure.locale)
+        let words = SessionWords(EngineWords(locale: adventure.locale).language)
         let location = store.location
         var locked = false
         do {

@@ -66,6 +66,7 @@ public final class RemoteHost: GameHost {
     private var role: ClientRole?
     /// The words of the game's language, from its `hello`, for what this host says to the player.
     private var words = EngineWords.english
+    private var sessionWords: SessionWords { SessionWords(words.language) }
     private var controlFree = false
     private var saidBye = false
     /// The server said the shared game ended (`ended` to every client).
@@ -276,7 +277,7 @@ public final class RemoteHost: GameHost {
             refused.insert(number)
             if error.code == .readOnly {
                 // The server's words are for client programs; the player is told what it means for them.
-                stamped.event = .error(ProtocolError(.readOnly, words(.attachedReadOnly), field: error.field))
+                stamped.event = .error(ProtocolError(.readOnly, sessionWords(.attachedReadOnly), field: error.field))
             }
         }
         stamped.replyTo = request.id

@@ -49,6 +49,8 @@ public final class ServeFrontEnd: FrontEnd {
     private let listener: UnixListener
     private let limits: Limits
     private let words: EngineWords
+    /// The words of a shared game's own errors, in the adventure's language.
+    private var sessionWords: SessionWords { SessionWords(words.language) }
     private var clients: [Int: ServeClient] = [:]
     private var controller: Int?
     private var nextNumber = 1
@@ -180,7 +182,7 @@ public final class ServeFrontEnd: FrontEnd {
         nextNumber += 1
         let client = ServeClient(descriptor: descriptor)
         guard clients.count < limits.clients else {
-            let message = words(.errorTooManyClients, ["limit": "\(limits.clients)"])
+            let message = sessionWords(.errorTooManyClients, ["limit": "\(limits.clients)"])
             client.seq += 1
             EventEncoder.encode(
                 stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1, in: client.dialect),
@@ -235,7 +237,7 @@ public final class ServeFrontEnd: FrontEnd {
         if !isController {
             // An observer may only send what changes nothing.
             guard !request.command.changesGame else {
-                let message = words(.errorReadOnly, ["command": request.command.wireName])
+                let message = sessionWords(.errorReadOnly, ["command": request.command.wireName])
                 reply(.error(ProtocolError(.readOnly, message)), to: number, id: request.id)
                 reply(.done, to: number, id: request.id)
                 return
@@ -266,7 +268,7 @@ public final class ServeFrontEnd: FrontEnd {
         guard let agreed = hello.best(among: Session.protocolVersions) else {
             // As on the pipe, the rest of a refused hello is answered: the engine's hello, as it stands,
             // in the version the client spoke before.
-            let message = words(
+            let message = sessionWords(
                 .errorUnsupportedProtocol,
                 [
                     "version": Session.protocolVersions.map(\.description).joined(separator: ", "),
@@ -282,7 +284,7 @@ public final class ServeFrontEnd: FrontEnd {
         case .controller where controller != number:
             guard controller == nil else {
                 reply(
-                    .error(ProtocolError(.controlled, words(.errorControlled), field: "role")),
+                    .error(ProtocolError(.controlled, sessionWords(.errorControlled), field: "role")),
                     to: number,
                     id: request.id
                 )
@@ -392,7 +394,7 @@ public final class ServeFrontEnd: FrontEnd {
                     case .int(let number): shown = "\(number)"
                     case .string(let text): shown = "\"\(text)\""
                     }
-                    error.message = words(.errorNoWaitToCancel, ["target": shown])
+                    error.message = sessionWords(.errorNoWaitToCancel, ["target": shown])
                     event = .error(error)
                 case .done:
                     client.cancelTargets.removeFirst()
@@ -492,7 +494,7 @@ public final class ServeFrontEnd: FrontEnd {
             !client.write() || client.output.bytes.count > limits.pendingBytes
         {
             client.seq += 1
-            let message = words(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
+            let message = sessionWords(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
             EventEncoder.encode(
                 stamp(.error(ProtocolError(.overflow, message)), seq: client.seq, in: client.dialect),
                 into: &client.output.bytes

@@ -34,6 +34,8 @@ public struct Session: Sendable {
 
     /// The game.
     public private(set) var engine: Engine
+    /// The session's own words, in the engine's language.
+    private var sessionWords: SessionWords { SessionWords(engine.words.language) }
     /// What the client said in `hello`, if it did.
     public private(set) var client: ClientHello?
     /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
@@ -177,7 +179,7 @@ public struct Session: Sendable {
         case .saveFailed(let location, let error):
             let before = sequence
             savedProgress = nil
-            let message = engine.words(.errorSaveFailed, ["location": location, "error": "\(error)"])
+            let message = sessionWords(.errorSaveFailed, ["location": location, "error": "\(error)"])
             emit(.error(ProtocolError(.saveFailed, message)), replyTo: nil)
             emit(progressEvent, replyTo: nil)
             closeBurst(since: before)
@@ -276,7 +278,7 @@ public struct Session: Sendable {
     private mutating func refuseLongLine(_ length: Int) {
         let error = ProtocolError(
             .lineTooLong,
-            engine.words(
+            sessionWords(
                 .errorLineTooLong,
                 ["length": "\(length)", "limit": "\(LineFramer.defaultMaximumLineLength)"]
             )
@@ -333,7 +335,7 @@ public struct Session: Sendable {
     private func staleError(expected: Int) -> ProtocolError {
         ProtocolError(
             .stale,
-            engine.words(.errorStale, ["generation": "\(engine.generation)", "expected": "\(expected)"]),
+            sessionWords(.errorStale, ["generation": "\(engine.generation)", "expected": "\(expected)"]),
             field: "ifGen"
         )
     }
@@ -352,7 +354,7 @@ public struct Session: Sendable {
             if agreed == nil {
                 let error = ProtocolError(
                     .unsupportedProtocol,
-                    engine.words(
+                    sessionWords(
                         .errorUnsupportedProtocol,
                         [
                             "version": Self.protocolVersions.map(\.description).joined(separator: ", "),
@@ -416,7 +418,7 @@ public struct Session: Sendable {
                 case .int(let number): shown = "\(number)"
                 case .string(let text): shown = "\"\(text)\""
                 }
-                let message = engine.words(.errorNoWaitToCancel, ["target": shown])
+                let message = sessionWords(.errorNoWaitToCancel, ["target": shown])
                 emit(.error(ProtocolError(.notNow, message, field: "target")), replyTo: replyTo)
                 return nil
             }
@@ -434,7 +436,7 @@ public struct Session: Sendable {
         if case .real = clock,
             let index = entries.firstIndex(where: { if case .wait = $0.command { true } else { false } })
         {
-            let message = engine.words(.errorBatchWaitsOnRealClock, [:])
+            let message = sessionWords(.errorBatchWaitsOnRealClock, [:])
             emit(
                 .error(
                     ProtocolError(
@@ -452,7 +454,7 @@ public struct Session: Sendable {
             guard case .wait(let milliseconds) = entry.command else { continue }
             waited += milliseconds
             guard waited > Self.maximumWaitPerLine else { continue }
-            let message = engine.words(
+            let message = sessionWords(
                 .errorBatchTooMuchTime,
                 ["total": "\(waited)", "limit": "\(Self.maximumWaitPerLine)"]
             )
@@ -478,7 +480,7 @@ public struct Session: Sendable {
                 return
             }
             if sequence - before.sequence > Self.maximumEventsPerLine {
-                let message = engine.words(.errorTooManyEvents, ["limit": "\(Self.maximumEventsPerLine)"])
+                let message = sessionWords(.errorTooManyEvents, ["limit": "\(Self.maximumEventsPerLine)"])
                 refuseBatch(ProtocolError(.tooManyEvents, message), at: index, restoring: before, replyTo: replyTo)
                 return
             }
