@@ -155,7 +155,7 @@ extension Engine {
             elements.append(
                 Element(
                     id: Self.menuChapterPrefix + chapter.id,
-                    label: Messages.format(messages.menuChapter, ["n": "\(chapterIndex + 1)", "title": chapter.title]),
+                    label: menuLabels.chapters[chapterIndex],
                     value: statuses.allSatisfy({ $0 == .complete }) ? messages.statusComplete : nil,
                     traits: [.header]
                 )
@@ -169,10 +169,7 @@ extension Engine {
                 elements.append(
                     Element(
                         id: Self.menuLevelPrefix + level.id,
-                        label: Messages.format(
-                            messages.menuLevel,
-                            ["chapter": "\(chapterIndex + 1)", "n": "\(levelIndex + 1)", "title": level.title]
-                        ),
+                        label: menuLabels.levels[chapterIndex][levelIndex],
                         value: status.word(in: messages),
                         traits: traits
                     )
@@ -181,6 +178,29 @@ extension Engine {
         }
         elements.append(Element(id: Self.backID, label: messages.backButton, traits: [.button]))
         return elements
+    }
+
+    /// The level menu's labels, which depend on the adventure alone.
+    struct MenuLabels: Sendable {
+        /// Each chapter's label, by chapter.
+        var chapters: [String]
+        /// Each level's label, by chapter then level.
+        var levels: [[String]]
+
+        init(_ adventure: Adventure) {
+            let messages = adventure.messages
+            chapters = adventure.chapters.enumerated().map { index, chapter in
+                Messages.format(messages.menuChapter, ["n": "\(index + 1)", "title": chapter.title])
+            }
+            levels = adventure.chapters.enumerated().map { chapterIndex, chapter in
+                chapter.levels.enumerated().map { levelIndex, level in
+                    Messages.format(
+                        messages.menuLevel,
+                        ["chapter": "\(chapterIndex + 1)", "n": "\(levelIndex + 1)", "title": level.title]
+                    )
+                }
+            }
+        }
     }
 
     /// The level the player is on under the menu, or the one they would carry on with.

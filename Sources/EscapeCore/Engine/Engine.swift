@@ -48,6 +48,9 @@ public struct Engine: Sendable {
     /// The screen on show, built once for the state it was built from: any change of the state or of
     /// the key names replaces the cache, so copies of the engine share it only while they agree.
     private var screenCache = ScreenCache()
+    /// The level menu's labels of every chapter and level, which depend on the adventure alone: made
+    /// once, not each time the menu is shown (every focus move on it builds it anew).
+    let menuLabels: MenuLabels
 
     /// Starts a game.
     ///
@@ -59,6 +62,7 @@ public struct Engine: Sendable {
     public init(adventure: Adventure, options: EngineOptions = EngineOptions(), progress: Progress, now: Int64) {
         self.adventure = adventure
         self.options = options
+        menuLabels = MenuLabels(adventure)
         timePressure = options.timePressure
         let progress = Self.sanitized(progress, for: adventure)
         state = GameState(rng: SeededGenerator(seed: options.seed), progress: progress, stack: [], visits: 0)
