@@ -50,6 +50,19 @@ public final class SessionHost {
         )
     }
 
+    /// Creates a host that carries on from `session`, a copy of another host's: a program that starts
+    /// many identical games (the fuzz targets) starts one and copies it, the session being a value.
+    ///
+    /// - Parameters:
+    ///   - session: The session to carry on, on the clock's scale.
+    ///   - keeper: The save, already opened.
+    ///   - clock: The time source the session was made with.
+    package init(session: Session, keeper: SaveKeeper, clock: any GameClock) {
+        self.session = session
+        self.keeper = keeper
+        self.clock = clock
+    }
+
     /// Creates a host on progress kept in memory: the store is opened at once, and memory is never
     /// locked by another game nor something other than a save.
     ///
