@@ -61,48 +61,122 @@ typedef struct {
     /// Where the reader is in a key's escape sequence: 0 outside one, 1 after Escape, 2 inside
     /// `Escape [`, 3 after `Escape O`. Inside a sequence nothing is dropped: its letters are no text.
     int sequence;
+    /// The bytes read from the terminal and not yet given to libedit: a key is read a byte at a time,
+    /// never waiting, and handed to libedit only once all of it is here (see efb_edit_ready).
+    unsigned char pending[64];
+    /// How many bytes `pending` holds, and how many of them were given to libedit.
+    int pendingCount, pendingTaken;
+    /// Whether the terminal's input ended (or failed): nothing more will be read.
+    int ended;
 } efb_edit_input;
 
-/// Reads one character of UTF-8 from `descriptor`, as libedit's own reader does: an invalid byte is
-/// skipped, the rest of a character is waited for. Returns 1, 0 at the end of input, -1 on an error.
-static inline int efb_edit_read_character(int descriptor, wchar_t *character) {
-    char bytes[MB_LEN_MAX];
-    size_t count = 0;
+/// Reads one more byte of the terminal into `pending` without waiting: 1 when one was read, 0 when none
+/// is there now (or the input ended: `ended` says which), -1 on an error, which ends the input too.
+static inline int efb_edit_read_byte(efb_edit_input *input) {
+    if (input->pendingTaken == input->pendingCount) {
+        input->pendingCount = 0;
+        input->pendingTaken = 0;
+    } else if (input->pendingCount == (int)sizeof input->pending && input->pendingTaken > 0) {
+        memmove(input->pending, input->pending + input->pendingTaken,
+            (size_t)(input->pendingCount - input->pendingTaken));
+        input->pendingCount -= input->pendingTaken;
+        input->pendingTaken = 0;
+    }
+    if (input->ended || input->pendingCount == (int)sizeof input->pending) return 0;
     for (;;) {
-        ssize_t got = read(descriptor, bytes + count, 1);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                struct pollfd watched = { .fd = descriptor, .events = POLLIN, .revents = 0 };
-                if (poll(&watched, 1, -1) >= 0 || errno == EINTR) continue;
-            }
-            return -1;
+        struct pollfd watched = { .fd = input->descriptor, .events = POLLIN, .revents = 0 };
+        int ready = poll(&watched, 1, 0);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) {
+            if (ready < 0) input->ended = 1;
+            return ready;
         }
-        if (got == 0) {
+        ssize_t got = read(input->descriptor, input->pending + input->pendingCount, 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+        if (got <= 0) {
+            input->ended = 1;
+            return got < 0 ? -1 : 0;
+        }
+        input->pendingCount += 1;
+        return 1;
+    }
+}
+
+/// The length of the key at the start of `bytes`, or 0 while part of it has yet to come: a character
+/// of UTF-8 (a byte that begins none is a key of its own, which the reader skips), Escape with the key
+/// after it (as libedit reads it: the next key's meaning depends on it), `Escape [` with parameters up
+/// to the final byte, `Escape O` with one more.
+static inline int efb_edit_key_length(const unsigned char *bytes, int count) {
+    int at = 0;
+    while (at < count && bytes[at] == 0x1b) {
+        if (at + 1 >= count) return 0;
+        if (bytes[at + 1] == '[') {
+            for (int index = at + 2; index < count; index++) {
+                if (bytes[index] >= 0x40 && bytes[index] <= 0x7e) return index + 1;
+            }
+            return 0;
+        }
+        if (bytes[at + 1] == 'O') return at + 3 <= count ? at + 3 : 0;
+        at += 1;
+    }
+    if (at >= count) return 0;
+    unsigned char lead = bytes[at];
+    int length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 1;
+    return at + length <= count ? at + length : 0;
+}
+
+/// Whether a whole key waits in `pending`, reading the terminal without waiting to complete it: 1 when
+/// one does (or `pending` is full, or the input ended with bytes left: libedit gets them as they are), 0
+/// when the rest of the key has yet to come or nothing was typed. So libedit, which waits for the rest of
+/// a key inside its reader, is only called when it will not wait, and the event loop never waits with it
+/// (Escape alone waits for the key it goes with while the game goes on).
+static inline int efb_edit_ready(efb_edit_input *input) {
+    for (;;) {
+        int available = input->pendingCount - input->pendingTaken;
+        if (available > 0) {
+            if (efb_edit_key_length(input->pending + input->pendingTaken, available) > 0) return 1;
+            if (available == (int)sizeof input->pending || input->ended) return 1;
+        }
+        if (efb_edit_read_byte(input) != 1) {
+            available = input->pendingCount - input->pendingTaken;
+            return input->ended && available > 0;
+        }
+    }
+}
+
+/// Reads one character of UTF-8 for libedit, as its own reader does (an invalid byte is skipped) but
+/// never waiting: 1 with it; 2 when the rest of it has yet to come; 0 at the end of input, -1 on an
+/// error. From `pending`, then the terminal.
+static inline int efb_edit_read_character(efb_edit_input *input, wchar_t *character) {
+    for (;;) {
+        int available = input->pendingCount - input->pendingTaken;
+        if (available > 0) {
+            mbstate_t state;
+            memset(&state, 0, sizeof state);
+            size_t decoded = mbrtowc(character, (const char *)input->pending + input->pendingTaken, (size_t)available,
+                &state);
+            if (decoded == (size_t)-1) {
+                input->pendingTaken += 1;
+                continue;
+            }
+            if (decoded != (size_t)-2) {
+                input->pendingTaken += decoded == 0 ? 1 : (int)decoded;
+                return 1;
+            }
+            // Part of a character: the rest may come; at the end of input (or a full buffer) it never will.
+            if (input->ended || available >= MB_LEN_MAX) {
+                input->pendingTaken += 1;
+                continue;
+            }
+        }
+        if (input->ended) {
             *character = L'\0';
             return 0;
         }
-        count += 1;
-        for (;;) {
-            mbstate_t state;
-            memset(&state, 0, sizeof state);
-            size_t decoded = mbrtowc(character, bytes, count, &state);
-            if (decoded == (size_t)-2) {
-                if (count >= sizeof bytes) count = 0;
-                break;
-            }
-            if (decoded == (size_t)-1) {
-                // Not UTF-8: the last byte may begin a character of its own; the others are dropped.
-                if (count > 1) {
-                    bytes[0] = bytes[count - 1];
-                    count = 1;
-                    continue;
-                }
-                count = 0;
-                break;
-            }
-            return 1;
-        }
+        int got = efb_edit_read_byte(input);
+        if (got < 0) return -1;
+        if (got == 0 && !input->ended) return 2;
     }
 }
 
@@ -136,12 +210,11 @@ static inline int efb_edit_keeps(efb_edit_input *input, wchar_t character) {
 /// end of input too and -1 on an error, as libedit's own reader.
 static inline int efb_edit_take(efb_edit_input *input, wchar_t *character) {
     for (int turn = 0; turn < 4096; turn++) {
-        int got = efb_edit_read_character(input->descriptor, character);
+        int got = efb_edit_read_character(input, character);
+        if (got == 2) break;
         if (got != 1) return got;
         if (efb_edit_keeps(input, *character)) return 1;
         input->dropped += efb_edit_bytes(*character);
-        struct pollfd watched = { .fd = input->descriptor, .events = POLLIN, .revents = 0 };
-        if (poll(&watched, 1, 0) <= 0 || (watched.revents & POLLIN) == 0) break;
     }
     *character = L'\0';
     return 0;

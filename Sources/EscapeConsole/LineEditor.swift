@@ -128,6 +128,14 @@ final class LineEditor {
     /// - Returns: The completed lines, at most one.
     func read() -> [LineFramer.Frame?] {
         guard isEditing else { return [] }
+        // libedit waits inside its reader for the rest of a key (the key after Escape, the rest of a
+        // character): it is called only once the whole key is here, read without waiting, so the loop
+        // never waits with it.
+        guard efb_edit_ready(reader) != 0 else {
+            guard reader.pointee.ended != 0 else { return [] }
+            stop()
+            return [nil]
+        }
         var before: Int32 = 0
         var cursor: Int32 = 0
         efb_edit_measure(editor, &before, &cursor)
@@ -136,7 +144,7 @@ final class LineEditor {
             // An empty line (after Backspace or Ctrl-C) comes as NULL too; only a hang-up ends the input.
             reader.pointee.dropped = 0
             measureRoom()
-            guard efb_edit_hung_up(descriptor) != 0 else { return [] }
+            guard reader.pointee.ended != 0 || efb_edit_hung_up(descriptor) != 0 else { return [] }
             stop()
             return [nil]
         }

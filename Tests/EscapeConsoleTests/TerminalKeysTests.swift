@@ -1,3 +1,5 @@
+import EscapeContent
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -13,6 +15,31 @@ struct TerminalKeysTests {
         try terminal.press("Escape")
         try terminal.press("Enter")
         try terminal.waitFor("4 of 4: Your answer, empty, text field")
+    }
+
+    /// A key read in parts never holds the game (issue 24, one loop).
+    ///
+    /// Escape waits for the key it goes with, and the first byte of a character for the rest, without
+    /// the loop waiting with them, so the time left is still said meanwhile. Before, libedit's reader
+    /// waited inside the loop.
+    @Test(arguments: [(["1b"], ["0d"], "help, ?: this list."), (["c3"], ["a9", "0d"], "Unknown command \"é\".")])
+    func aKeyHalfReadNeverHoldsTheGame(first: [String], rest: [String], answer: String) throws {
+        // The guide's example: its last room has 75 s of torchlight, said at 60 s left.
+        let file = packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path
+        let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+        let game = try SavedGame(at: "room-wheels", of: adventure)
+        let terminal = try TmuxTerminal(
+            command: efbCommand("play --save '\(game.path)' --adventure '\(file)' --hint-interval 3600 --seed 1")
+        )
+        defer { terminal.stop() }
+        try terminal.waitFor("This room is timed: 1 minute and 15 seconds.")
+        if first == ["1b"] { try terminal.write("help") }
+        try terminal.send(bytes: first)
+        try terminal.waitFor("One minute of torchlight left.", seconds: 40)
+        try terminal.send(bytes: rest)
+        try terminal.waitFor(answer)
+        try terminal.type("q")
+        try terminal.waitFor("Goodbye.")
     }
 
     @Test func ctrlCClearsAHalfTypedLineAndQuitsOnAnEmptyOne() throws {

@@ -86,6 +86,12 @@ final class TmuxTerminal {
         try run(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
     }
 
+    /// Sends bytes as they are, given in hexadecimal (`1b`, `c3`): part of a key, as a slow link
+    /// might deliver it.
+    func send(bytes: [String]) throws {
+        try run(["send-keys", "-t", "0", "-H"] + bytes)
+    }
+
     /// Presses keys by their tmux names, such as `Up`, `C-a`, `PageUp` or `Enter`.
     func press(_ keys: String...) throws {
         try run(["send-keys", "-t", "0"] + keys)
