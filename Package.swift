@@ -162,7 +162,7 @@ let package = Package(
         .target(name: "EscapeFuzzDriver", swiftSettings: strictSettings),
         .executableTarget(
             name: "efb-fuzz-edit",
-            dependencies: ["EscapeConsole", "EscapeFuzzDriver"],
+            dependencies: ["CEdit", "EscapeConsole", "EscapeFuzzDriver"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

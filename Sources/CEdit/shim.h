@@ -11,9 +11,9 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -72,7 +72,11 @@ typedef struct {
 
 /// Reads one more byte of the terminal into `pending` without waiting: 1 when one was read, 0 when none
 /// is there now (or the input ended: `ended` says which), -1 on an error, which ends the input too.
-static inline int efb_edit_read_byte(efb_edit_input *input) {
+///
+/// `readable` says the event loop found the terminal readable, so one read cannot wait (it gets a byte,
+/// or the end of input); otherwise a byte is read only when the terminal holds one (FIONREAD). Nothing
+/// here polls or waits: the event loop is the one place that waits.
+static inline int efb_edit_read_byte(efb_edit_input *input, int readable) {
     if (input->pendingTaken == input->pendingCount) {
         input->pendingCount = 0;
         input->pendingTaken = 0;
@@ -83,14 +87,11 @@ static inline int efb_edit_read_byte(efb_edit_input *input) {
         input->pendingTaken = 0;
     }
     if (input->ended || input->pendingCount == (int)sizeof input->pending) return 0;
+    if (!readable) {
+        int queued = 0;
+        if (ioctl(input->descriptor, FIONREAD, &queued) < 0 || queued <= 0) return 0;
+    }
     for (;;) {
-        struct pollfd watched = { .fd = input->descriptor, .events = POLLIN, .revents = 0 };
-        int ready = poll(&watched, 1, 0);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) {
-            if (ready < 0) input->ended = 1;
-            return ready;
-        }
         ssize_t got = read(input->descriptor, input->pending + input->pendingCount, 1);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
@@ -130,15 +131,18 @@ static inline int efb_edit_key_length(const unsigned char *bytes, int count) {
 /// one does (or `pending` is full, or the input ended with bytes left: libedit gets them as they are), 0
 /// when the rest of the key has yet to come or nothing was typed. So libedit, which waits for the rest of
 /// a key inside its reader, is only called when it will not wait, and the event loop never waits with it
-/// (Escape alone waits for the key it goes with while the game goes on).
-static inline int efb_edit_ready(efb_edit_input *input) {
+/// (Escape alone waits for the key it goes with while the game goes on). `readable`: the event loop found
+/// the terminal readable (see efb_edit_read_byte).
+static inline int efb_edit_ready(efb_edit_input *input, int readable) {
     for (;;) {
         int available = input->pendingCount - input->pendingTaken;
         if (available > 0) {
             if (efb_edit_key_length(input->pending + input->pendingTaken, available) > 0) return 1;
             if (available == (int)sizeof input->pending || input->ended) return 1;
         }
-        if (efb_edit_read_byte(input) != 1) {
+        int got = efb_edit_read_byte(input, readable);
+        readable = 0;
+        if (got != 1) {
             available = input->pendingCount - input->pendingTaken;
             return input->ended && available > 0;
         }
@@ -174,7 +178,7 @@ static inline int efb_edit_read_character(efb_edit_input *input, wchar_t *charac
             *character = L'\0';
             return 0;
         }
-        int got = efb_edit_read_byte(input);
+        int got = efb_edit_read_byte(input, 0);
         if (got < 0) return -1;
         if (got == 0 && !input->ended) return 2;
     }
@@ -259,13 +263,6 @@ static inline unsigned char efb_edit_end_or_delete(EditLine *editor, int key) {
     return CC_REFRESH;
 }
 
-/// Whether the terminal hung up or failed: what an el_wgets that returned NULL with no line means.
-static inline int efb_edit_hung_up(int descriptor) {
-    struct pollfd watched = { .fd = descriptor, .events = POLLIN, .revents = 0 };
-    if (poll(&watched, 1, 0) < 0) return 1;
-    return (watched.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
-}
-
 /// Opens an editor on `input` and `output` in emacs mode with the program's signals left alone, keys
 /// read by `reader` (which must outlive the editor) and a history of `historySize` lines; NULL when
 /// libedit cannot.
@@ -322,7 +319,7 @@ static inline void efb_edit_refresh(EditLine *editor) {
 
 /// Reads one key and returns the whole line so far, `*count` characters (a line ended by Enter ends with
 /// '\n'); NULL when the line is empty after the key (Backspace, Ctrl-C), at the end of input or on an
-/// error (efb_edit_hung_up tells which). The buffer is libedit's: copy it before the next call.
+/// error (the reader's `ended` tells which). The buffer is libedit's: copy it before the next call.
 static inline const wchar_t *efb_edit_read(EditLine *editor, int *count) {
     return el_wgets(editor, count);
 }

@@ -8,7 +8,8 @@ import Musl
 #endif
 
 /// Line editing and history at a terminal: libedit read one key at a time (`el_wgets` unbuffered), so
-/// the event loop goes on waiting on the terminal with `poll` and never blocks in a read.
+/// the event loop goes on waiting on the terminal and never blocks in a read: libedit is called only
+/// once a whole key has arrived (the shim's `efb_edit_ready`), since it waits for the rest of a key.
 ///
 /// The arrows move in the line and through the lines typed before, Ctrl-A and Ctrl-E go to either end,
 /// and a key's escape sequence is a key, never text. libedit draws only the prompt line: nothing else
@@ -131,7 +132,7 @@ final class LineEditor {
         // libedit waits inside its reader for the rest of a key (the key after Escape, the rest of a
         // character): it is called only once the whole key is here, read without waiting, so the loop
         // never waits with it.
-        guard efb_edit_ready(reader) != 0 else {
+        guard efb_edit_ready(reader, 1) != 0 else {
             guard reader.pointee.ended != 0 else { return [] }
             stop()
             return [nil]
@@ -144,7 +145,7 @@ final class LineEditor {
             // An empty line (after Backspace or Ctrl-C) comes as NULL too; only a hang-up ends the input.
             reader.pointee.dropped = 0
             measureRoom()
-            guard reader.pointee.ended != 0 || efb_edit_hung_up(descriptor) != 0 else { return [] }
+            guard reader.pointee.ended != 0 else { return [] }
             stop()
             return [nil]
         }

@@ -1,6 +1,8 @@
 // A libFuzzer target over the libedit boundary: each input is typed, as raw bytes (keys, escape
 // sequences, broken UTF-8, pastes past the line limit), into the console's line editor on a real
 // pseudo-terminal; every completed line goes through the console's command parser.
+// CEdit's header brings in <sys/ioctl.h>, so the terminal's `winsize` is seen through it.
+import CEdit
 import EscapeConsole
 import EscapeFuzzDriver
 import Foundation
