@@ -101,6 +101,9 @@ final class LineEditor {
             ("\\e[1;5C", "em-next-word"), ("\\e[1;3C", "em-next-word"),
             ("\\e[1;5D", "ed-prev-word"), ("\\e[1;3D", "ed-prev-word"),
             ("\\e^M", "ed-newline"), ("\\e^J", "ed-newline"),
+            // Ctrl-R's incremental search reads keys in a loop of its own inside libedit, which held the
+            // game (and a long pasted pattern took it minutes, found by efb-fuzz-edit): the arrows recall lines.
+            ("^R", "ed-unassigned"),
         ]
         + ["\\e[2~", "\\e[5~", "\\e[6~", "\\e[E", "\\e[Z", "\\eOP", "\\eOQ", "\\eOR", "\\eOS"].map {
             ($0, "ed-unassigned")

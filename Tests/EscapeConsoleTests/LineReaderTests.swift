@@ -18,7 +18,11 @@ import Musl
 
     /// A reader with `bytes` and `cells` of room left.
     private func reader(bytes: Int, cells: Int) -> efb_edit_input {
-        efb_edit_input(descriptor: -1, roomBytes: bytes, roomCells: cells, dropped: 0, sequence: 0)
+        var input = efb_edit_input()
+        input.descriptor = -1
+        input.roomBytes = bytes
+        input.roomCells = cells
+        return input
     }
 
     private func keeps(_ text: String, in input: inout efb_edit_input) -> [Bool] {

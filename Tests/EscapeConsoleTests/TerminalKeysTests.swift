@@ -42,6 +42,23 @@ struct TerminalKeysTests {
         try terminal.waitFor("Goodbye.")
     }
 
+    /// Ctrl-R does not start libedit's incremental search, which reads keys in a loop of its own (the
+    /// game held meanwhile) and took minutes over a long pasted pattern: the line typed after it is the
+    /// line entered.
+    @Test func ctrlRStartsNoSearchThatHoldsTheGame() throws {
+        let game = try SavedGame(at: "stones-memory")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 4: The Stone of Memory, heading")
+        try terminal.type("next")
+        try terminal.waitFor("2 of 4")
+        try terminal.press("C-r")
+        try terminal.type("look")
+        try terminal.waitFor("The Stone of Memory, 4 items:")
+        try terminal.type("q")
+        try terminal.waitFor("Goodbye.")
+    }
+
     @Test func ctrlCClearsAHalfTypedLineAndQuitsOnAnEmptyOne() throws {
         let game = try SavedGame(at: "stones-memory")
         let terminal = try TmuxTerminal(command: game.command("--locale en"))
