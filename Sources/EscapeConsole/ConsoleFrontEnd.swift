@@ -1,3 +1,4 @@
+import EscapeCore
 public import EscapeProtocol
 public import EscapeRuntime
 

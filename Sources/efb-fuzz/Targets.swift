@@ -63,13 +63,13 @@ private struct StartedGame: Hashable {
 /// of its start.
 private func startedHost(options: EngineOptions, clock: any GameClock) -> (SessionHost, [StampedEvent]) {
     let key = StartedGame(options: options, virtual: clock.isVirtual, start: clock.now())
-    let keeper = SaveKeeper(store: InMemorySaveStore())
     guard let (session, events) = startedGames[key] else {
         let host = SessionHost(adventure: adventure, options: options, store: InMemorySaveStore(), clock: clock)
         let events = host.start()
         startedGames[key] = (host.session, events)
         return (host, events)
     }
+    let keeper = SaveKeeper(store: InMemorySaveStore())
     do {
         _ = try keeper.open(for: adventure, whenLocked: .readOnly)
     } catch {

@@ -1,4 +1,4 @@
-import EscapeCore
+public import EscapeCore
 
 /// The console's own words in one language: roles, counts, verdicts, help, errors and prompts.
 ///
@@ -8,7 +8,7 @@ import EscapeCore
 /// a language the console does not speak gets English.
 ///
 /// Sentences hold placeholders in braces (`{count}`, `{word}`), filled in by ``callAsFunction(_:_:)``.
-public struct ConsoleWords: Sendable, Hashable {
+public struct ConsoleWords: WordTable, Sendable, Hashable {
     /// A language the console speaks.
     public enum Language: String, Sendable, Hashable, CaseIterable {
         /// English, the fallback.
@@ -36,16 +36,6 @@ public struct ConsoleWords: Sendable, Hashable {
         case .english: Self.english(key)
         case .french: Self.french(key)
         }
-    }
-
-    /// The sentence of `key` with its placeholders filled.
-    ///
-    /// - Parameters:
-    ///   - key: Which sentence.
-    ///   - values: The value of each placeholder by name.
-    /// - Returns: The sentence; a placeholder without a value stays as it is.
-    public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
-        EngineWords.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
     }
 
     /// The sentence for `count` things: `one` when the language says that count in the singular

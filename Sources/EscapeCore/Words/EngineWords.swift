@@ -12,7 +12,7 @@
 ///
 /// Sentences hold placeholders in braces (`{count}`, `{element}`), as ``Messages`` does, filled in by
 /// ``callAsFunction(_:_:)``.
-public struct EngineWords: Sendable, Hashable {
+public struct EngineWords: WordTable, Sendable, Hashable {
     /// A language the engine speaks.
     public enum Language: String, Sendable, Hashable, CaseIterable {
         /// English, the fallback.
@@ -43,16 +43,6 @@ public struct EngineWords: Sendable, Hashable {
         case .english: Self.english(key)
         case .french: Self.french(key)
         }
-    }
-
-    /// The sentence of `key` with its placeholders filled.
-    ///
-    /// - Parameters:
-    ///   - key: Which sentence.
-    ///   - values: The value of each placeholder by name.
-    /// - Returns: The sentence; a placeholder without a value stays as it is.
-    public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
-        Self.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
     }
 
     /// A phrase in these words, the phrases it holds said in them too.

@@ -7,7 +7,7 @@ public import EscapeCore
 /// save it, so they live with that code. They follow ``EngineWords``'s rules: one table per language
 /// (a switch, so each language has every key), placeholders in braces filled in one pass, the language
 /// chosen by the adventure's locale, English for a locale the engine does not speak.
-public struct SessionWords: Sendable, Hashable {
+public struct SessionWords: WordTable, Sendable, Hashable {
     /// The language of the words.
     public var language: EngineWords.Language
 
@@ -25,16 +25,6 @@ public struct SessionWords: Sendable, Hashable {
         case .english: Self.english(key)
         case .french: Self.french(key)
         }
-    }
-
-    /// The sentence of `key` with its placeholders filled.
-    ///
-    /// - Parameters:
-    ///   - key: Which sentence.
-    ///   - values: The value of each placeholder by name.
-    /// - Returns: The sentence; a placeholder without a value stays as it is.
-    public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
-        EngineWords.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
     }
 }
 

@@ -1,0 +1,21 @@
+/// A table of sentences in one language, by key, with placeholders in braces (`{count}`): the engine's
+/// words, the runtime's and each front end's.
+public protocol WordTable {
+    /// Which sentence.
+    associatedtype Key
+
+    /// The sentence of `key`, placeholders unfilled.
+    func template(_ key: Key) -> String
+}
+
+extension WordTable {
+    /// The sentence of `key` with its placeholders filled in one pass.
+    ///
+    /// - Parameters:
+    ///   - key: Which sentence.
+    ///   - values: The value of each placeholder by name.
+    /// - Returns: The sentence; a placeholder without a value stays as it is.
+    public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        EngineWords.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
+    }
+}
