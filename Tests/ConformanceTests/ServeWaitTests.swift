@@ -42,3 +42,32 @@ extension ServeWaitTests {
         try served.finish([controller, observer])
     }
 }
+
+extension ServeWaitTests {
+    /// Before (issue 24, origin tokens): the controller's lines that the session could not read were
+    /// routed by a side channel set only while the line was first submitted; kept behind a real-clock
+    /// `wait`, their answers came when it was unset, so one with an id lost its `error` and `done`, and
+    /// one without went to every client.
+    @Test("§12 The controller's bad lines sent during its real-clock wait are answered to it alone, after it")
+    func theControllersBadLinesAreAnsweredAfterItsWait() throws {
+        let served = try Served(["--memory-save", "--clock", "real"])
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        controller.send(
+            #"{"type":"wait","ms":600000,"id":"w"}"#,
+            #"{"type":"jump","id":"b"}"#,
+            #"{"type":"ping","#,
+            #"{"type":"ping","id":"p"}"#
+        )
+        controller.send(#"{"type":"cancel","id":"c","target":"w"}"#)
+        let answers = try controller.read { $0.type == "done" && $0["replyTo"] == .string("p") }
+        let afterWait = answers.drop { !($0.type == "done" && $0["replyTo"] == .string("w")) }
+        #expect(afterWait.first { $0["replyTo"] == .string("b") }?.string("code") == "unknown_command")
+        #expect(afterWait.contains { $0.type == "done" && $0["replyTo"] == .string("b") })
+        #expect(afterWait.contains { $0.string("code") == "malformed_json" && $0["replyTo"] == nil })
+        observer.send(#"{"type":"ping","id":"o"}"#)
+        let seen = try observer.read { $0.type == "done" && $0["replyTo"] == .string("o") }
+        #expect(!seen.contains { $0.type == "error" }, "an observer was told of the controller's errors")
+        try served.finish([controller, observer])
+    }
+}

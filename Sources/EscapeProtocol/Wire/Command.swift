@@ -138,6 +138,24 @@ extension Command {
     }
 }
 
+/// Who sent a request, as the front end that passed it on tells its clients apart: never on the wire.
+///
+/// A front end that serves many clients (`efb serve`) gives each request one; the session stamps it
+/// on every event that answers the request (``StampedEvent/origin``), so the front end routes the
+/// answers by it while each client's own ids pass through untouched.
+public struct Origin: Sendable, Hashable {
+    /// The front end's number for the client (one connection).
+    public var client: Int
+    /// The front end's own mark for the request: what it was for, so it knows what to do with the answers.
+    public var mark: Int
+
+    /// Creates an origin.
+    public init(client: Int, mark: Int = 0) {
+        self.client = client
+        self.mark = mark
+    }
+}
+
 /// A command with its envelope.
 public struct Request: Sendable, Hashable {
     /// The client's id for the request, echoed as `replyTo`.
@@ -146,11 +164,16 @@ public struct Request: Sendable, Hashable {
     public var ifGen: Int?
     /// The command.
     public var command: Command
+    /// Who sent it, for a front end with many clients; `nil` when there is one.
+    ///
+    /// Never on the wire. A `cancel` ends only a `wait` of the same client.
+    public var origin: Origin?
 
     /// Creates a request.
-    public init(id: RequestID? = nil, ifGen: Int? = nil, command: Command) {
+    public init(id: RequestID? = nil, ifGen: Int? = nil, command: Command, origin: Origin? = nil) {
         self.id = id
         self.ifGen = ifGen
         self.command = command
+        self.origin = origin
     }
 }

@@ -96,6 +96,10 @@ public struct StampedEvent: Sendable, Hashable {
     /// Set by a session speaking 1.1 or later, for `efb serve`, which words the session's events anew
     /// for each client's version. Never on the wire, and no part of the event's identity.
     package var in10 = Version10Wording()
+    /// The ``Request/origin`` of the request it answers, if it answers one that had one.
+    ///
+    /// Never on the wire, and no part of the event's identity.
+    public var origin: Origin?
 
     /// Creates a stamped event.
     public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, protocolMinor: Int = 0) {

@@ -142,7 +142,7 @@ public final class RemoteHost: GameHost {
             if missedState { resync = write(Request(command: .state)) }
             defer { joined = [] }
             return joined
-        case .frame(.line(let bytes)):
+        case .frame(.line(let bytes), _):
             switch CommandDecoder.decode(bytes) {
             case .request(let request): forward(request, then: [])
             case .blank: break
@@ -153,7 +153,7 @@ public final class RemoteHost: GameHost {
                     StampedEvent(seq: 0, replyTo: replyTo, generation: 0, event: $0, protocolMinor: 1)
                 }
             }
-        case .frame(.tooLong), .time, .saveFailed:
+        case .frame(.tooLong, _), .time, .saveFailed:
             break
         case .request(let request), .question(let request):
             forward(request, then: [])

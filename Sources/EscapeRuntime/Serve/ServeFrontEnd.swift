@@ -26,8 +26,9 @@ import Musl
 /// a client past that limit are dropped instead: it is told `overflow` once and gets the whole state
 /// again once it reads, so a slow observer never holds the controller up.
 ///
-/// The session never sees the clients' own ids: each request is given one that says who sent it and
-/// what it asked, so replies (also those sent after a real-clock `wait`) find their way back.
+/// Each request reaches the session with the client's own id and an ``Origin`` that says who sent it
+/// and what it is for; the session stamps the origin on every event answering it, so replies (also
+/// those sent after a real-clock `wait`) find their way back.
 public final class ServeFrontEnd: FrontEnd {
     /// The bounds of a shared game.
     public struct Limits: Sendable, Hashable {
@@ -60,8 +61,6 @@ public final class ServeFrontEnd: FrontEnd {
     /// Problems the opening reported (a locked save, say), told to every client that joins.
     private var openingProblems: [Event] = []
     private var opened = false
-    /// The client whose raw line the session is reading, for replies that carry no id of ours.
-    private var reading: Int?
     /// Observers that received part of a burst and get `idle` at its end.
     private var burstReceivers: Set<Int> = []
     /// Whether the controller's `hello` being answered changed the screen on show: observers then get
@@ -126,7 +125,7 @@ public final class ServeFrontEnd: FrontEnd {
     public func opening() -> [SessionInput] {
         opened = true
         let hello = ClientHello(client: "efb serve", acceptedVersions: .versions([Self.newest]), want: ["validActions"])
-        return [.request(Request(id: RoutedID(kind: .server, client: 0, original: nil).wire, command: .hello(hello)))]
+        return [.request(Request(command: .hello(hello), origin: Route.server.origin(0)))]
     }
 
     // MARK: - Input
@@ -147,16 +146,14 @@ public final class ServeFrontEnd: FrontEnd {
             if client.input.isEnded, !client.hasFrames, !client.saidFarewell, clients[number] != nil {
                 // Every line the client sent is answered before it leaves: the session answers in order.
                 client.saidFarewell = true
-                submit(
-                    .request(Request(id: RoutedID(kind: .farewell, client: number, original: nil).wire, command: .ping))
-                )
+                submit(.request(Request(command: .ping, origin: Route.farewell.origin(number))))
             }
         }
         for (number, client) in clients.sorted(by: { $0.key < $1.key })
         where client.needsState && client.output.bytes.isEmpty {
             client.needsState = false
             client.dropping = false
-            submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
+            submit(.request(Request(command: .state, origin: Route.join.origin(number))))
         }
         endBursts()
     }
@@ -200,7 +197,7 @@ public final class ServeFrontEnd: FrontEnd {
         if generation == openingGeneration {
             for announcement in openingAnnouncements { send(announcement, to: number) }
         }
-        submit(.request(Request(id: RoutedID(kind: .join, client: number, original: nil).wire, command: .state)))
+        submit(.request(Request(command: .state, origin: Route.join.origin(number))))
     }
 
     private func leave(_ number: Int) {
@@ -223,10 +220,8 @@ public final class ServeFrontEnd: FrontEnd {
                 reply(.done, to: number, id: replyTo)
                 return
             }
-            // The session says what is wrong with the line, in the protocol's own words.
-            reading = number
-            submit(.frame(frame))
-            reading = nil
+            // The session says what is wrong with the line, in the protocol's own words, in its turn.
+            submit(.frame(frame, from: Route.own.origin(number)))
             return
         }
         if case .hello(let hello) = request.command {
@@ -248,18 +243,13 @@ public final class ServeFrontEnd: FrontEnd {
                 return
             }
         }
-        let kind: RoutedID.Kind =
+        let route: Route =
             switch request.command {
             case .restore: .restore
-            case .cancel where isController: .cancel
             default: request.command.isQuestion || !isController ? .own : .shared
             }
         var routed = request
-        routed.id = RoutedID(kind: kind, client: number, original: request.id).wire
-        if case .cancel(let target) = request.command {
-            routed.command = .cancel(target: RoutedID(kind: .shared, client: number, original: target).wire)
-            clients[number]?.cancelTargets.append(target)
-        }
+        routed.origin = route.origin(number)
         // An observer only asks: its question is answered at once, never behind the controller's wait.
         submit(isController ? .request(routed) : .question(routed))
     }
@@ -313,8 +303,8 @@ public final class ServeFrontEnd: FrontEnd {
         if !shared.want.contains("validActions") { shared.want.append("validActions") }
         // The version agreed is spoken from the reply's hello on, which may come after a real-clock wait.
         clients[number]?.helloDialects.append(Dialect(agreed))
-        let id = RoutedID(kind: .hello, client: number, original: request.id).wire
-        submit(.request(Request(id: id, ifGen: request.ifGen, command: .hello(shared))))
+        let origin = Route.hello.origin(number)
+        submit(.request(Request(id: request.id, ifGen: request.ifGen, command: .hello(shared), origin: origin)))
     }
 
     // MARK: - Output
@@ -323,11 +313,10 @@ public final class ServeFrontEnd: FrontEnd {
     public func show(_ events: [StampedEvent], now: Int64) {
         for stamped in events {
             generation = stamped.generation
-            guard let replyTo = stamped.replyTo else {
+            guard let origin = stamped.origin, let route = Route(rawValue: origin.mark) else {
+                // What no request asked for: the opening, time passing, a failed save.
                 if !opened {
                     remember(stamped.event)
-                } else if let reading, Self.isReply(stamped.event) {
-                    send(stamped.event, to: reading)
                 } else {
                     for number in clients.keys.sorted() {
                         send(stamped.event, to: number, droppable: true, in10: stamped.in10)
@@ -335,42 +324,37 @@ public final class ServeFrontEnd: FrontEnd {
                 }
                 continue
             }
-            guard let routed = RoutedID(replyTo) else {
-                // A line the session could not read: its id came from the line itself.
-                if let reading { send(stamped.event, to: reading, replyTo: replyTo) }
-                continue
-            }
-            route(stamped, routed)
+            self.route(stamped, route, to: origin.client)
         }
     }
 
-    private func route(_ stamped: StampedEvent, _ routed: RoutedID) {
-        var event = stamped.event
+    private func route(_ stamped: StampedEvent, _ route: Route, to number: Int) {
+        let event = stamped.event
         let in10 = stamped.in10
-        switch routed.kind {
+        switch route {
         case .server:
             if case .hello(let hello) = event { serverHello = hello }
         case .join:
             guard case .done = event else {
-                send(event, to: routed.client, in10: in10)
+                send(event, to: number, in10: in10)
                 return
             }
-            send(.idle, to: routed.client)
+            send(.idle, to: number)
         case .own:
-            send(event, to: routed.client, replyTo: routed.original, in10: in10)
+            send(event, to: number, replyTo: stamped.replyTo, in10: in10)
         case .farewell:
             // The last line the client sent is answered: it leaves once that is written.
-            if case .done = event { clients[routed.client]?.closesWhenWritten = true }
+            if case .done = event { clients[number]?.closesWhenWritten = true }
         case .hello:
             // The controller's hello: its reply is its own; observers see only a screen it changed.
-            if let client = clients[routed.client], !client.helloDialects.isEmpty {
+            if let client = clients[number], !client.helloDialects.isEmpty {
                 switch event {
                 case .hello: client.dialect = client.helloDialects[0]
                 case .done: client.helloDialects.removeFirst()
                 default: break
                 }
             }
-            send(event, to: routed.client, replyTo: routed.original, in10: in10)
+            send(event, to: number, replyTo: stamped.replyTo, in10: in10)
             switch event {
             case .hello(let hello):
                 serverHello = hello
@@ -378,39 +362,22 @@ public final class ServeFrontEnd: FrontEnd {
                 helloMovedScreen = false
             case .game(.screen), .game(.focus):
                 helloMovedScreen = true
-                copy(event, except: routed.client, in10: in10)
+                copy(event, except: number, in10: in10)
             case .validActions where helloMovedScreen:
-                copy(event, except: routed.client, in10: in10)
+                copy(event, except: number, in10: in10)
             default:
                 break
             }
-        case .shared, .restore, .cancel:
-            if routed.kind == .cancel, let client = clients[routed.client], let target = client.cancelTargets.first {
-                switch event {
-                case .error(var error) where error.field == "target":
-                    // The session saw the target under our id for it: the client is told its own.
-                    let shown: String
-                    switch target {
-                    case .int(let number): shown = "\(number)"
-                    case .string(let text): shown = "\"\(text)\""
-                    }
-                    error.message = sessionWords(.errorNoWaitToCancel, ["target": shown])
-                    event = .error(error)
-                case .done:
-                    client.cancelTargets.removeFirst()
-                default:
-                    break
-                }
-            }
-            send(event, to: routed.client, replyTo: routed.original, in10: in10)
+        case .shared, .restore:
+            send(event, to: number, replyTo: stamped.replyTo, in10: in10)
             if case .hello(let hello) = event { serverHello = hello }
             guard !Self.isReply(event) else {
-                if case .done = event, routed.kind == .restore {
-                    for (number, client) in clients where number != routed.client { client.needsState = true }
+                if case .done = event, route == .restore {
+                    for (other, client) in clients where other != number { client.needsState = true }
                 }
                 return
             }
-            copy(event, except: routed.client, in10: in10)
+            copy(event, except: number, in10: in10)
         }
     }
 
@@ -575,8 +542,6 @@ final class ServeClient {
     var seq = 0
     /// The protocol version the client speaks: 1.1 until its `hello` agrees on another.
     var dialect = Dialect.v11
-    /// The targets of the client's `cancel`s sent to the session and not answered yet, in order.
-    var cancelTargets: [RequestID] = []
     /// The versions agreed by the client's `hello`s sent to the session and not answered yet, in order:
     /// each is spoken from its reply's `hello` on.
     var helloDialects: [Dialect] = []
@@ -616,66 +581,24 @@ private func closeDescriptor(_ descriptor: Int32) {
     close(descriptor)
 }
 
-/// The id the session sees for a client's request: who sent it, what it asked, and the client's own id.
-struct RoutedID: Hashable {
-    /// What the events answering it are for.
-    enum Kind: Character {
-        /// The server's own request: its answers go nowhere.
-        case server = "s"
-        /// The whole state for a client that joins or catches up: to it alone, ended by `idle`.
-        case join = "j"
-        /// A question: the answers are the asker's alone.
-        case own = "o"
-        /// The controller's command: replies to it, the game's events to everyone.
-        case shared = "c"
-        /// The controller's `restore`: as ``shared``, and every observer gets the whole state after it.
-        case restore = "r"
-        /// The controller's `cancel`: as ``shared``; a refusal names the target by the client's own id.
-        case cancel = "x"
-        /// The controller's `hello`: replies to it; observers get only a screen it changed.
-        case hello = "h"
-        /// The `ping` sent for a client whose input ended: its `done` says every line was answered.
-        case farewell = "f"
-    }
+/// What the events answering a client's request are for: the ``Origin/mark`` of the requests
+/// `efb serve` hands the session.
+enum Route: Int {
+    /// The server's own request: its answers go nowhere.
+    case server
+    /// The whole state for a client that joins or catches up: to it alone, ended by `idle`.
+    case join
+    /// A question, or a line the session could not read: the answers are the asker's alone.
+    case own
+    /// The controller's command: replies to it, the game's events to everyone.
+    case shared
+    /// The controller's `restore`: as ``shared``, and every observer gets the whole state after it.
+    case restore
+    /// The controller's `hello`: replies to it; observers get only a screen it changed.
+    case hello
+    /// The `ping` sent for a client whose input ended: its `done` says every line was answered.
+    case farewell
 
-    var kind: Kind
-    var client: Int
-    var original: RequestID?
-
-    private static let mark: Character = "\u{1}"
-
-    init(kind: Kind, client: Int, original: RequestID?) {
-        self.kind = kind
-        self.client = client
-        self.original = original
-    }
-
-    /// Reads an id made by ``wire``; `nil` for any other.
-    init?(_ id: RequestID) {
-        guard case .string(let text) = id, text.first == Self.mark else { return nil }
-        let body = text.dropFirst()
-        guard let kindCharacter = body.first, let kind = Kind(rawValue: kindCharacter),
-            let separator = body.dropFirst().firstIndex(of: Self.mark),
-            let client = Int(body[body.index(after: body.startIndex)..<separator])
-        else { return nil }
-        let original = body[body.index(after: separator)...]
-        self.kind = kind
-        self.client = client
-        switch original.first {
-        case nil: self.original = nil
-        case "i": self.original = Int(original.dropFirst()).map(RequestID.int)
-        default: self.original = .string(String(original.dropFirst()))
-        }
-    }
-
-    /// The id as the session sees it.
-    var wire: RequestID {
-        let original: String =
-            switch self.original {
-            case nil: ""
-            case .int(let number): "i\(number)"
-            case .string(let text): "s\(text)"
-            }
-        return .string("\(Self.mark)\(kind.rawValue)\(client)\(Self.mark)\(original)")
-    }
+    /// The origin of a request of client `number` for this.
+    func origin(_ number: Int) -> Origin { Origin(client: number, mark: rawValue) }
 }

@@ -200,10 +200,10 @@ public struct Session: Sendable {
     /// Carries out what arrived while no `wait` was pending.
     private mutating func carryOut(_ input: SessionInput) {
         switch input {
-        case .frame(.tooLong(let length)):
-            refuseLongLine(length)
-        case .frame(.line(let bytes)):
-            handle(CommandDecoder.decode(bytes))
+        case .frame(.tooLong(let length), let origin):
+            refuseLongLine(length, from: origin)
+        case .frame(.line(let bytes), let origin):
+            handle(CommandDecoder.decode(bytes), from: origin)
         case .request(let request):
             handle(request)
         case .requests(let requests):
@@ -216,8 +216,8 @@ public struct Session: Sendable {
     /// Carries out what was kept during a `wait`.
     private mutating func carryOut(_ kept: Kept) {
         switch kept {
-        case .line(let outcome, _):
-            handle(outcome)
+        case .line(let outcome, _, let origin):
+            handle(outcome, from: origin)
         case .requests(let requests):
             carryOut(requests)
         case .other(let input):
@@ -243,13 +243,13 @@ public struct Session: Sendable {
     private mutating func answerAtOnce(_ request: Request) {
         refused = false
         if let expected = request.ifGen, expected != engine.generation {
-            emit(.error(staleError(expected: expected)), replyTo: request.id)
-            emit(.done, replyTo: request.id)
+            emit(.error(staleError(expected: expected)), replyTo: Reply(request))
+            emit(.done, replyTo: Reply(request))
             return
         }
-        let suspended = execute(request.command, replyTo: request.id)
+        let suspended = execute(request.command, replyTo: Reply(request))
         precondition(suspended == nil, "a question never waits")
-        settle(replyTo: request.id)
+        settle(replyTo: Reply(request))
     }
 
     /// Carries out what was kept during a `wait`, until another `wait` is pending.
@@ -275,7 +275,7 @@ public struct Session: Sendable {
     }
 
     /// Refuses a line longer than the framer takes.
-    private mutating func refuseLongLine(_ length: Int) {
+    private mutating func refuseLongLine(_ length: Int, from origin: Origin?) {
         let error = ProtocolError(
             .lineTooLong,
             sessionWords(
@@ -283,26 +283,29 @@ public struct Session: Sendable {
                 ["length": "\(length)", "limit": "\(LineFramer.defaultMaximumLineLength)"]
             )
         )
-        emit(.error(error), replyTo: nil)
-        emit(.done, replyTo: nil)
+        let replyTo = origin.map { Reply(id: nil, origin: $0) }
+        emit(.error(error), replyTo: replyTo)
+        emit(.done, replyTo: replyTo)
     }
 
-    /// Answers a decoded line.
-    private mutating func handle(_ outcome: CommandDecoder.Outcome) {
+    /// Answers a decoded line that came from `origin`.
+    private mutating func handle(_ outcome: CommandDecoder.Outcome, from origin: Origin?) {
         switch outcome {
         case .blank:
             break
-        case .failure(let failure, let replyTo):
+        case .failure(let failure, let id):
             refused = false
+            let replyTo = id == nil && origin == nil ? nil : Reply(id: id, origin: origin)
             emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
             emit(.done, replyTo: replyTo)
-        case .request(let request):
+        case .request(var request):
+            request.origin = origin
             handle(request)
         }
     }
 
     private mutating func handle(_ request: Request) {
-        let replyTo = request.id
+        let replyTo = Reply(request)
         refused = false
         tick()
         if let expected = request.ifGen, expected != engine.generation {
@@ -318,7 +321,7 @@ public struct Session: Sendable {
     }
 
     /// Closes a request with its `done`.
-    private mutating func settle(replyTo: RequestID?) {
+    private mutating func settle(replyTo: Reply?) {
         guard !isFinished else { return }
         emit(.done, replyTo: replyTo)
     }
@@ -345,7 +348,7 @@ public struct Session: Sendable {
     /// Carries out one command: its events, without the closing `done`.
     ///
     /// - Returns: When a real-clock `wait` ends, if the command is one; `nil` when it is carried out.
-    private mutating func execute(_ command: Command, replyTo: RequestID?) -> Int64? {
+    private mutating func execute(_ command: Command, replyTo: Reply?) -> Int64? {
         switch command {
         case .hello(let hello):
             client = hello
@@ -412,7 +415,10 @@ public struct Session: Sendable {
         case .batch(let entries):
             runBatch(entries, replyTo: replyTo)
         case .cancel(let target):
-            guard let wait = pendingWait, wait.replyTo == target else {
+            // Only the client that asked for the wait can cancel it.
+            guard let wait = pendingWait, wait.replyTo?.id == target,
+                wait.replyTo?.origin?.client == replyTo?.origin?.client
+            else {
                 let shown: String
                 switch target {
                 case .int(let number): shown = "\(number)"
@@ -432,7 +438,7 @@ public struct Session: Sendable {
     /// Carries out a batch as one: if any of its commands is refused (or its `ifGen` no longer holds),
     /// nothing of the batch happened — state, `gen`, `seq` and saves are as before — and the error
     /// names `commands[i]`.
-    private mutating func runBatch(_ entries: [BatchEntry], replyTo: RequestID?) {
+    private mutating func runBatch(_ entries: [BatchEntry], replyTo: Reply?) {
         if case .real = clock,
             let index = entries.firstIndex(where: { if case .wait = $0.command { true } else { false } })
         {
@@ -505,7 +511,7 @@ public struct Session: Sendable {
         _ error: ProtocolError,
         at index: Int,
         restoring before: Session,
-        replyTo: RequestID?
+        replyTo: Reply?
     ) {
         self = before
         let field = "commands[\(index)]" + (error.field.map { "." + $0 } ?? "")
@@ -514,7 +520,7 @@ public struct Session: Sendable {
     }
 
     /// Applies game commands as one: if one is refused, the state is left as it was before the first.
-    private mutating func apply(_ commands: [GameCommand], replyTo: RequestID?) {
+    private mutating func apply(_ commands: [GameCommand], replyTo: Reply?) {
         let before = engine
         var effects: [Effect] = []
         do {
@@ -529,7 +535,7 @@ public struct Session: Sendable {
 
     /// Ends the session: `ended` (unless the game on show already said it escaped), the `quit`
     /// request's `done`, and `bye`.
-    private mutating func end(_ reason: EndReason, replyTo: RequestID?, answering request: Bool = false) {
+    private mutating func end(_ reason: EndReason, replyTo: Reply?, answering request: Bool = false) {
         if !endedSent {
             emit(.ended(reason: reason, cutShort: engine.screen.kind != .end), replyTo: replyTo)
         }
@@ -583,7 +589,7 @@ public struct Session: Sendable {
 
     /// The whole state as events, in the agreed protocol's words: screen, focus, rotor and actions
     /// where present, a timed level's clock (1.1), progress, and valid actions when the client wants them.
-    private mutating func emitState(replyTo: RequestID?) {
+    private mutating func emitState(replyTo: Reply?) {
         var events: [GameEvent] = [.screen(engine.screen), .focus(engine.focus)]
         if let rotor = engine.rotor { events.append(.rotor(rotor)) }
         if let actions = engine.actions { events.append(.actions(actions)) }
@@ -631,7 +637,7 @@ public struct Session: Sendable {
 
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
     /// actions follow when a focus was sent and the client wants them.
-    private mutating func perform(_ effects: [Effect], replyTo: RequestID?) {
+    private mutating func perform(_ effects: [Effect], replyTo: Reply?) {
         if engine.screen.kind == .intro { endedSent = false }
         var focusSent = false
         // Whether 1.0 sent a focus: for `efb serve`'s 1.0 clients, when this speaks a later version.
@@ -684,16 +690,17 @@ public struct Session: Sendable {
     }
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
-    private mutating func emit(_ event: Event, replyTo: RequestID?, in10: Version10Wording = Version10Wording()) {
+    private mutating func emit(_ event: Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
         sequence = sequence.countingOn
         var stamped = StampedEvent(
             seq: sequence,
-            replyTo: replyTo,
+            replyTo: replyTo?.id,
             generation: engine.generation,
             event: event,
             protocolMinor: dialect.minor
         )
         stamped.in10 = in10
+        stamped.origin = replyTo?.origin
         if case .error = event { refused = true }
         // Appended in place: a line's events cost linear time however many it sends (a batch's too).
         sending.append(stamped)
@@ -731,13 +738,14 @@ extension Session {
 
     /// An input kept during a pending `wait`: a line kept decoded, with its length.
     private enum Kept: Sendable {
-        case line(CommandDecoder.Outcome, length: Int)
+        case line(CommandDecoder.Outcome, length: Int, origin: Origin?)
         case requests([Request])
         case other(SessionInput)
 
         init(_ input: SessionInput) {
             switch input {
-            case .frame(.line(let bytes)): self = .line(CommandDecoder.decode(bytes), length: bytes.count)
+            case .frame(.line(let bytes), let origin):
+                self = .line(CommandDecoder.decode(bytes), length: bytes.count, origin: origin)
             case .requests(let requests): self = .requests(requests)
             default: self = .other(input)
             }
@@ -746,7 +754,11 @@ extension Session {
         /// The `cancel` request it is, if it is one.
         var cancel: Request? {
             switch self {
-            case .line(.request(let request), _), .other(.request(let request)):
+            case .line(.request(var request), _, let origin):
+                guard case .cancel = request.command else { return nil }
+                request.origin = origin
+                return request
+            case .other(.request(let request)):
                 if case .cancel = request.command { return request }
                 return nil
             case .line, .requests, .other:
@@ -794,14 +806,31 @@ extension Session {
         }
 
         private static func size(of input: Kept) -> Int {
-            if case .line(_, let length) = input { length } else { 0 }
+            if case .line(_, let length, _) = input { length } else { 0 }
+        }
+    }
+
+    /// Whom the events of a request answer: its id, echoed as `replyTo`, and where it came from.
+    private struct Reply: Sendable {
+        /// The client's id for the request.
+        var id: RequestID?
+        /// The front end's origin for the request.
+        var origin: Origin?
+
+        init(id: RequestID?, origin: Origin?) {
+            self.id = id
+            self.origin = origin
+        }
+
+        init(_ request: Request) {
+            self.init(id: request.id, origin: request.origin)
         }
     }
 
     /// A real-clock `wait` being waited out.
     private struct PendingWait: Sendable {
         /// The request it answers.
-        var replyTo: RequestID?
+        var replyTo: Reply?
         /// When it is over.
         var until: Int64
     }

@@ -9,8 +9,9 @@ public import EscapeSaves
 public enum SessionInput: Sendable, Hashable {
     /// The opening: the first input of every session.
     case start
-    /// A framed protocol line (the pipe).
-    case frame(LineFramer.Frame)
+    /// A framed protocol line (the pipe), and who sent it when a front end has many clients (see
+    /// ``Request/origin``).
+    case frame(LineFramer.Frame, from: Origin? = nil)
     /// A command a front end made itself (a Braille key, a typed word).
     case request(Request)
     /// Commands carried out one after another, each answered as its own request; the first one
