@@ -295,12 +295,7 @@ def main(argv):
     command_schema = json.loads((SCHEMAS / "command.schema.json").read_text())
     event_schema = json.loads((SCHEMAS / "event.schema.json").read_text())
     commands = jsonschema.validators.validator_for(command_schema)(command_schema)
-    event_class = jsonschema.validators.validator_for(event_schema)
-    events = event_class(event_schema)
-    # The event schema's branches are told apart by their type's const: checking an event against its
-    # own branch is the same check, much faster than trying every branch.
-    by_type = {name: event_class({**event_schema, "oneOf": [{"$ref": f"#/$defs/{name}"}]})
-               for name in event_schema["$defs"]}
+    events = jsonschema.validators.validator_for(event_schema)(event_schema)
     checked = set()
     lines = cases(command_schema, rng, options.count)
     if options.keep:
@@ -312,8 +307,7 @@ def main(argv):
     for raw in run.stdout.decode("utf-8").split("\n")[:-1]:
         event = json.loads(raw)
         shape = json.dumps({**event, "seq": 1}, sort_keys=True)
-        validator = by_type.get(event.get("type"), events)
-        for error in ([] if shape in checked else validator.iter_errors(event)):
+        for error in ([] if shape in checked else events.iter_errors(event)):
             print(f"engine wrote an invalid event: {raw[:200]}: {error.message}", file=sys.stderr)
             problems += 1
         checked.add(shape)
