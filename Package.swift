@@ -221,7 +221,10 @@ let package = Package(
         // The conformance suite: one test per rule of Protocol/README.md, run against the built `efb pipe`.
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["EscapeJSON", "EscapeTestSupport", "efb"],
+            dependencies: [
+                "EscapeJSON", "EscapeRuntime", "EscapeTestSupport", "efb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),

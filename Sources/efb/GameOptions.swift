@@ -144,11 +144,17 @@ struct GameOptions: ParsableArguments {
     /// Loads the adventure and opens the save: a game ready to start.
     ///
     /// - Throws: `ExitCode(65)` when the adventure cannot be played and `ExitCode(75)` when another game
-    ///   holds the save (unless `--read-only-save`), each after a plain message on standard error.
-    /// - Parameter whenLocked: What to do when another game holds the save; `nil` follows
-    ///   `--read-only-save` (refuse without it).
+    ///   holds the save (unless `--read-only-save`), each after a plain message for standard error.
+    /// - Parameters:
+    ///   - whenLocked: What to do when another game holds the save; `nil` follows `--read-only-save`
+    ///     (refuse without it).
+    ///   - report: Where its messages go, each ending with a newline: standard error unless a test
+    ///     collects them.
     /// - Returns: The game, its save opened.
-    func makeHost(whenLocked: SaveKeeper.WhenLocked? = nil) throws -> SessionHost {
+    func makeHost(
+        whenLocked: SaveKeeper.WhenLocked? = nil,
+        report: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) throws -> SessionHost {
         let environment = ProcessInfo.processInfo.environment
         let story: Adventure
         do {
@@ -158,12 +164,12 @@ struct GameOptions: ParsableArguments {
                 let locale =
                     locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
                 if let warning = Self.unknownLocaleWarning(locale) {
-                    FileHandle.standardError.write(Data(warning.utf8))
+                    report(warning)
                 }
                 story = try AdventureLoader.bundled(locale: locale)
             }
         } catch {
-            FileHandle.standardError.write(Data("efb: the adventure cannot be played:\n\(error)\n".utf8))
+            report("efb: the adventure cannot be played:\n\(error)\n")
             throw ExitCode(65)
         }
         let keeper: SaveKeeper
@@ -183,7 +189,7 @@ struct GameOptions: ParsableArguments {
                 It was left untouched. Give --save the path of a new file or of a save of this game.
 
                 """
-            FileHandle.standardError.write(Data(message.utf8))
+            report(message)
             throw ExitCode(64)
         } catch SaveError.locked(let path) {
             let message = """
@@ -192,10 +198,10 @@ struct GameOptions: ParsableArguments {
                 or with --save OTHER-FILE.
 
                 """
-            FileHandle.standardError.write(Data(message.utf8))
+            report(message)
             throw ExitCode(75)
         } catch {
-            FileHandle.standardError.write(Data("efb: \(error)\n".utf8))
+            report("efb: \(error)\n")
             throw ExitCode(64)
         }
         let options = EngineOptions(

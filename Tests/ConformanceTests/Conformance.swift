@@ -1,7 +1,14 @@
+import ArgumentParser
 import EscapeJSON
+import EscapeRuntime
 import EscapeTestSupport
 import Foundation
 import Testing
+@testable import efb
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One event the engine wrote, parsed.
 typealias Event = [String: JSONValue]
@@ -118,12 +125,84 @@ enum EFB {
 
     /// Runs `efb` with `arguments` and `bytes` on its standard input.
     ///
-    /// The run blocks a thread of its own, not one of the test pool's, so many runs overlap.
+    /// `efb pipe` runs in this process, through its wire adapter (``inProcess(_:input:)``), unless
+    /// `EFB_CONFORMANCE_PROCESS=1` asks for the built program; any other command runs the program. The
+    /// run blocks a thread of its own, not one of the test pool's, so many runs overlap.
     static func run(bytes: [UInt8], arguments: [String] = virtual, validate: Bool = true) async throws -> Transcript {
         let result = try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try runEFB(arguments, input: bytes) }) }.start()
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        if !throughProcesses, let result = try inProcess(arguments, input: bytes) { return result }
+                        let result = try runEFB(arguments, input: bytes)
+                        return (result.stdout, result.status, result.stderr)
+                    }
+                )
+            }
+            .start()
         }
         return try Transcript(bytes: result.stdout, status: result.status, stderr: result.stderr, validate: validate)
+    }
+
+    /// Whether every game runs as a process of the built `efb` (`EFB_CONFORMANCE_PROCESS=1`).
+    static let throughProcesses = ProcessInfo.processInfo.environment["EFB_CONFORMANCE_PROCESS"] == "1"
+
+    /// Runs `efb pipe` with `arguments` in this process, as the program does: the options parsed and
+    /// the game made by the program's own code, then ``PipeFrontEnd`` on one event loop, reading `input`
+    /// from a pipe and writing to another.
+    ///
+    /// - Returns: What it wrote and its status (0; what `makeHost` reports is its standard error); `nil`
+    ///   for anything but `pipe`, options the program refuses, or a game that cannot start, which the
+    ///   program itself answers (its status and message).
+    static func inProcess(
+        _ arguments: [String],
+        input: [UInt8]
+    ) throws -> (stdout: [UInt8], status: Int32, stderr: String)? {
+        guard arguments.first == "pipe",
+            let command = try? efb.Pipe.parse(Array(arguments.dropFirst()))
+        else { return nil }
+        var stderr = ""
+        guard let host = try? command.game.makeHost(whenLocked: .readOnly, report: { stderr += $0 }) else {
+            return nil
+        }
+        let commands = try closedOnExec()
+        let events = try closedOnExec()
+        // A game that ends before reading all its input must not end this process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = Thread {
+            input.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(commands.write, base + offset, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else { break }
+                    offset += written
+                }
+            }
+            close(commands.write)
+        }
+        writer.start()
+        let output = Locked<[UInt8]?>(nil)
+        let reader = Thread {
+            let data = FileHandle(fileDescriptor: events.read, closeOnDealloc: true).readDataToEndOfFile()
+            output.withLock { $0 = Array(data) }
+        }
+        reader.start()
+        let frontEnd = PipeFrontEnd(input: commands.read, output: events.write)
+        EventLoop(host: host, frontEnd: frontEnd, clock: MonotonicClock()).run()
+        close(commands.read)
+        close(events.write)
+        try waitUntil(timeout: 30, "the game's output to be read") { output.withLock { $0 != nil } }
+        return (output.withLock { $0 } ?? [], 0, stderr)
+    }
+
+    /// A pipe whose ends are closed on exec, so no program another test starts holds them open.
+    private static func closedOnExec() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw TestFailure("no pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
     }
 
     /// Runs the lantern room with `lines`.
@@ -272,8 +351,8 @@ final class Validator: Sendable {
                     pythonCommand, "-c", Self.script,
                     packageRoot.appendingPathComponent("Protocol/tools/validate.py").path,
                 ]
-                let input = Pipe()
-                let output = Pipe()
+                let input = Foundation.Pipe()
+                let output = Foundation.Pipe()
                 process.standardInput = input
                 process.standardOutput = output
                 try process.run()

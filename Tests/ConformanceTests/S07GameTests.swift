@@ -228,7 +228,7 @@ import Testing
                 "15 seconds of torchlight left.",
             ]
         )
-        #expect(Array(texts.dropFirst(4).prefix(10)) == (1...10).reversed().map(String.init))
+        #expect(Array(texts.dropFirst(4).prefix(10)) == (1...10).reversed().map { "\($0)" })
         let sounds = reply.filter { $0.type == "sound" }.compactMap { $0.string("name") }
         #expect(sounds.filter { $0 != "hint" } == ["torch-last-minute", "torch-countdown", "torch-out"])
         #expect(reply.suffix(4).compactMap(\.type) == ["announce", "screen", "focus", "done"])
