@@ -115,7 +115,8 @@ extension RealBRLTTYTests {
     }
 
     // Defect 2: on 20 cells the answer field's window always holds the caret with the answer around it.
-    @Test func theAnswerFieldsWindowFollowsTheCaretOnTwentyCells() throws {
+    // Run by ``RealBRLTTYLongTests``, beside the others.
+    func theAnswerFieldsWindowFollowsTheCaretOnTwentyCells() throws {
         let folder = folder22()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder)

@@ -9,7 +9,8 @@ import Testing
 extension RealBRLTTYTests {
     /// The whole game in contracted Braille: BRLTTY shows the dots efb sends, the test reads them
     /// back with the same table, and answers are typed as dots (PASSDOTS) that efb back-translates.
-    @Test(arguments: [("en-ueb-g2", "en"), ("fr-bfu-g2", "fr")])
+    ///
+    /// Run by ``RealBRLTTYLongTests``, beside the others.
     func playsTheWholeGameInContractedBraille(table: String, locale: String) throws {
         let translator = try LouisTranslator(table: table)
         let display = try VirtualDisplay()

@@ -16,7 +16,8 @@ import Glibc
     .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps")
 )
 struct RealBRLTTYTests {
-    @Test func playsTheWholeGameWithDisplayKeysOnly() throws {
+    /// Run by ``RealBRLTTYLongTests``, beside the others.
+    func playsTheWholeGameWithDisplayKeysOnly() throws {
         let display = try VirtualDisplay()
         try display.start()
         display.strict = true

@@ -112,6 +112,57 @@ package func temporaryFolder(_ name: String) throws -> URL {
     return folder
 }
 
+/// Runs `body` on a thread of its own and waits for it without holding one of the test pool's threads.
+///
+/// Swift Testing runs tests on the cooperative pool, one thread per core: a test that blocks for a
+/// minute (a whole game through a real BRLTTY, at a key every 120 ms) holds one of them, and on two
+/// cores the whole run waits behind two such tests. Run this way, long tests overlap each other and
+/// everything else. `body` runs in the calling task (on a task executor of its own), so what it
+/// expects is recorded against the test that called it.
+package func onThreadOfItsOwn<Result: Sendable>(_ body: () throws -> Result) async throws -> Result {
+    let executor = ThreadExecutor()
+    defer { executor.finish() }
+    return try await withTaskExecutorPreference(executor) { try body() }
+}
+
+/// A task executor that runs every job on one thread of its own, until ``finish()``.
+private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    init() {
+        Thread { [self] in
+            while let job = next() { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+        .start()
+    }
+
+    /// The next job; `nil` once finished with none left.
+    private func next() -> UnownedJob? {
+        condition.lock()
+        defer { condition.unlock() }
+        while jobs.isEmpty && !finished { condition.wait() }
+        return jobs.isEmpty ? nil : jobs.removeFirst()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the thread end once it has run what was given to it.
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.signal()
+        condition.unlock()
+    }
+}
+
 /// A value shared between threads, behind a lock.
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
