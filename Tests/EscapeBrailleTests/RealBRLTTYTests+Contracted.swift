@@ -10,7 +10,7 @@ extension RealBRLTTYTests {
     /// The whole game in contracted Braille: BRLTTY shows the dots efb sends, the test reads them
     /// back with the same table, and answers are typed as dots (PASSDOTS) that efb back-translates.
     ///
-    /// Run by ``RealBRLTTYLongTests``, beside the others.
+    /// Run by ``RealBRLTTYContractedGameTests``, beside the others.
     func playsTheWholeGameInContractedBraille(table: String, locale: String) throws {
         let translator = try LouisTranslator(table: table)
         let display = try VirtualDisplay()
