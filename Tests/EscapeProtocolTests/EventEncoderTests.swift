@@ -127,6 +127,29 @@ import Testing
         }
     }
 
+    static let button = Element(id: "e", label: "E", traits: [.button])
+
+    /// Numbers are written straight as digits, never through a string: every width, both signs, the ends.
+    @Test(arguments: [0, 1, 9, 10, 99, 100, 12_345, 1_000_000_007, Int.max, -1, -10, -9_007_199_254_740_991, Int.min])
+    func numbersAreWrittenAsTheirDigits(number: Int) {
+        let stamped = StampedEvent(
+            seq: number.magnitude > Int.max.magnitude / 2 ? 1 : abs(number) + 1,
+            replyTo: .int(number),
+            generation: max(number, 0),
+            event: .game(.focus(FocusState(screen: "s", element: Self.button, index: 1, count: 1))),
+            protocolMinor: 1
+        )
+        var direct: [UInt8] = []
+        EventEncoder.encode(stamped, into: &direct)
+        let text = String(decoding: direct, as: UTF8.self)
+        #expect(text.contains("\"replyTo\":\(number),"), "\(text)")
+        #expect(text.contains("\"gen\":\(max(number, 0)),"), "\(text)")
+        var general: [UInt8] = []
+        JSONWriter.write(EventEncoder.json(stamped), into: &general)
+        general.append(UInt8(ascii: "\n"))
+        #expect(direct == general, "\(text)")
+    }
+
     @Test func encodingAppendsToWhatIsThere() {
         var output = Array("{\"before\":1}\n".utf8)
         EventEncoder.encode(StampedEvent(seq: 1, replyTo: nil, generation: 0, event: .done), into: &output)

@@ -237,9 +237,9 @@ enum DirectLine {
                 line.key("onScreen")
                 if let place = summary.onScreen {
                     line.output.append(contentsOf: #"{"chapter":"#.utf8)
-                    line.output.append(contentsOf: String(place.chapter).utf8)
+                    line.decimal(place.chapter)
                     line.output.append(contentsOf: #","level":"#.utf8)
-                    line.output.append(contentsOf: String(place.level).utf8)
+                    line.decimal(place.level)
                     line.output.append(UInt8(ascii: "}"))
                 } else {
                     line.output.append(contentsOf: "null".utf8)
@@ -266,9 +266,9 @@ enum DirectLine {
             if let hints = screen.hints {
                 line.key("hints")
                 line.output.append(contentsOf: #"{"total":"#.utf8)
-                line.output.append(contentsOf: String(hints.total).utf8)
+                line.decimal(hints.total)
                 line.output.append(contentsOf: #","unlocked":"#.utf8)
-                line.output.append(contentsOf: String(hints.unlocked).utf8)
+                line.decimal(hints.unlocked)
                 line.output.append(UInt8(ascii: "}"))
             }
             line.field("kind", screen.kind.rawValue)
@@ -348,7 +348,25 @@ enum DirectLine {
             first = false
             output.append(UInt8(ascii: "\""))
             name.withUTF8Buffer { output.append(contentsOf: $0) }
-            output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            output.append(UInt8(ascii: "\""))
+            output.append(UInt8(ascii: ":"))
+        }
+
+        /// Writes `number` in decimal digits, as `String(number)` spells it, without making the string.
+        mutating func decimal(_ number: Int) {
+            if number < 0 { output.append(UInt8(ascii: "-")) }
+            var rest = number.magnitude
+            // An Int's magnitude has at most 19 digits: they are put in from the right.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var start = buffer.count
+                repeat {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                } while rest > 0
+                output.append(contentsOf: buffer[start...])
+            }
         }
 
         mutating func field(_ name: StaticString, _ text: String) {
@@ -358,7 +376,7 @@ enum DirectLine {
 
         mutating func field(_ name: StaticString, _ number: Int) {
             key(name)
-            output.append(contentsOf: String(number).utf8)
+            decimal(number)
         }
 
         /// `gen`: in every event of protocol 1.1, and in the few that carry it in 1.0 too.
@@ -370,7 +388,7 @@ enum DirectLine {
             guard let replyTo = stamped.replyTo else { return }
             key("replyTo")
             switch replyTo {
-            case .int(let number): output.append(contentsOf: String(number).utf8)
+            case .int(let number): decimal(number)
             case .string(let text): JSONWriter.writeString(text, into: &output)
             }
         }
@@ -380,7 +398,7 @@ enum DirectLine {
         mutating func optional(_ name: StaticString, _ number: Int?) {
             key(name)
             guard let number else { return output.append(contentsOf: "null".utf8) }
-            output.append(contentsOf: String(number).utf8)
+            decimal(number)
         }
 
         mutating func optional(_ name: StaticString, _ text: String?) {
@@ -438,7 +456,13 @@ enum DirectLine {
             inner.field("id", element.id)
             inner.field("label", element.label)
             if !element.rotors.isEmpty { inner.strings("rotors", element.rotors) }
-            inner.strings("traits", element.traits.map(\.rawValue))
+            inner.key("traits")
+            inner.output.append(UInt8(ascii: "["))
+            for (offset, trait) in element.traits.enumerated() {
+                if offset > 0 { inner.output.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(trait.rawValue, into: &inner.output)
+            }
+            inner.output.append(UInt8(ascii: "]"))
             if let value = element.value { inner.field("value", value) }
             inner.output.append(UInt8(ascii: "}"))
             output = inner.output
