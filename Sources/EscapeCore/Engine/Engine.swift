@@ -48,6 +48,40 @@ public struct Engine: Sendable {
     /// The screen on show, built once for the state it was built from: any change of the state or of
     /// the key names replaces the cache, so copies of the engine share it only while they agree.
     private var screenCache = ScreenCache()
+
+    /// Everything a command can change, to put back when a run of commands is refused part way:
+    /// cheaper to keep than a copy of the whole engine, whose adventure never changes.
+    public struct Checkpoint: Sendable {
+        fileprivate let state: GameState
+        fileprivate let generation: Int
+        fileprivate let lastAnnouncement: Announcement?
+        fileprivate let timePressure: Bool
+        fileprivate let keyNames: [Gesture: String]
+        fileprivate let screenCache: ScreenCache
+    }
+
+    /// The engine as it stands, for ``restore(_:)``.
+    public var checkpoint: Checkpoint {
+        Checkpoint(
+            state: state,
+            generation: generation,
+            lastAnnouncement: lastAnnouncement,
+            timePressure: timePressure,
+            keyNames: keyNames,
+            screenCache: screenCache
+        )
+    }
+
+    /// Puts the engine back as it stood at `checkpoint`, taken from this engine.
+    public mutating func restore(_ checkpoint: Checkpoint) {
+        state = checkpoint.state
+        generation = checkpoint.generation
+        lastAnnouncement = checkpoint.lastAnnouncement
+        timePressure = checkpoint.timePressure
+        keyNames = checkpoint.keyNames
+        // Last: setting the state and the key names replaced the cache.
+        screenCache = checkpoint.screenCache
+    }
     /// The level menu's labels of every chapter and level, which depend on the adventure alone: made
     /// once, not each time the menu is shown (every focus move on it builds it anew).
     let menuLabels: MenuLabels

@@ -521,12 +521,12 @@ public struct Session: Sendable {
 
     /// Applies game commands as one: if one is refused, the state is left as it was before the first.
     private mutating func apply(_ commands: [GameCommand], replyTo: Reply?) {
-        let before = engine
+        let before = engine.checkpoint
         var effects: [Effect] = []
         do {
             for command in commands { effects += try engine.apply(command, now: clock.time) }
         } catch {
-            engine = before
+            engine.restore(before)
             emit(.error(ProtocolError(error)), replyTo: replyTo)
             return
         }
