@@ -80,8 +80,16 @@ struct LinearWorkTests {
             let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
             return (nanoseconds, acceptedAfterBound, answered)
         }
-        let small = drain(5_000)
-        let large = drain(20_000)
+        // The fastest of three runs of each, taken in turn: the suites run in parallel on two cores, and a
+        // run another test's burst slowed says nothing of the work (linear: about 4 times; quadratic: 16).
+        var small = drain(5_000)
+        var large = drain(20_000)
+        for _ in 0..<2 {
+            let nextSmall = drain(5_000)
+            let nextLarge = drain(20_000)
+            if nextSmall.nanoseconds < small.nanoseconds { small = nextSmall }
+            if nextLarge.nanoseconds < large.nanoseconds { large = nextLarge }
+        }
         #expect(!small.acceptedAfterBound && !large.acceptedAfterBound)
         #expect(small.answered == 5_001 && large.answered == 20_001)
         #expect(large.nanoseconds / small.nanoseconds < 8, "5k: \(small.nanoseconds) ns, 20k: \(large.nanoseconds) ns")
