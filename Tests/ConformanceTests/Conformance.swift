@@ -129,17 +129,10 @@ enum EFB {
     /// `EFB_CONFORMANCE_PROCESS=1` asks for the built program; any other command runs the program. The
     /// run blocks a thread of its own, not one of the test pool's, so many runs overlap.
     static func run(bytes: [UInt8], arguments: [String] = virtual, validate: Bool = true) async throws -> Transcript {
-        let result = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        if !throughProcesses, let result = try inProcess(arguments, input: bytes) { return result }
-                        let result = try runEFB(arguments, input: bytes)
-                        return (result.stdout, result.status, result.stderr)
-                    }
-                )
-            }
-            .start()
+        let result = try await onThreadOfItsOwn {
+            if !throughProcesses, let result = try inProcess(arguments, input: bytes) { return result }
+            let result = try runEFB(arguments, input: bytes)
+            return (stdout: result.stdout, status: result.status, stderr: result.stderr)
         }
         return try Transcript(bytes: result.stdout, status: result.status, stderr: result.stderr, validate: validate)
     }

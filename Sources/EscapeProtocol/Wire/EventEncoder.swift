@@ -437,7 +437,7 @@ enum DirectLine {
             type(name)
         }
 
-        mutating func strings(_ name: StaticString, _ values: [String]) {
+        mutating func strings(_ name: StaticString, _ values: some Sequence<String>) {
             key(name)
             output.append(UInt8(ascii: "["))
             for (offset, value) in values.enumerated() {
@@ -456,13 +456,7 @@ enum DirectLine {
             inner.field("id", element.id)
             inner.field("label", element.label)
             if !element.rotors.isEmpty { inner.strings("rotors", element.rotors) }
-            inner.key("traits")
-            inner.output.append(UInt8(ascii: "["))
-            for (offset, trait) in element.traits.enumerated() {
-                if offset > 0 { inner.output.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(trait.rawValue, into: &inner.output)
-            }
-            inner.output.append(UInt8(ascii: "]"))
+            inner.strings("traits", element.traits.lazy.map(\.rawValue))
             if let value = element.value { inner.field("value", value) }
             inner.output.append(UInt8(ascii: "}"))
             output = inner.output

@@ -210,12 +210,12 @@ public final class ServeFrontEnd: FrontEnd {
     }
 
     private func handle(_ frame: LineFramer.Frame, from number: Int, submit: (SessionInput) -> Void) {
-        guard case .line(let bytes) = frame, case .request(let request) = CommandDecoder.decode(bytes) else {
+        let outcome: CommandDecoder.Outcome? =
+            if case .line(let bytes) = frame { CommandDecoder.decode(bytes) } else { nil }
+        guard case .request(let request)? = outcome else {
             // An observer's bad line is answered here, at once: it never waits behind the controller's
             // wait, nor fills the session's queue (whose back-pressure holds only the controller).
-            if controller != number, case .line(let bytes) = frame,
-                case .failure(let failure, let replyTo) = CommandDecoder.decode(bytes)
-            {
+            if controller != number, case .failure(let failure, let replyTo)? = outcome {
                 reply(.error(ProtocolError(failure, in: words)), to: number, id: replyTo)
                 reply(.done, to: number, id: replyTo)
                 return

@@ -242,14 +242,15 @@ public struct Session: Sendable {
     /// Answers a question during a pending `wait`, at once.
     private mutating func answerAtOnce(_ request: Request) {
         refused = false
+        let replyTo = Reply(request)
         if let expected = request.ifGen, expected != engine.generation {
-            emit(.error(staleError(expected: expected)), replyTo: Reply(request))
-            emit(.done, replyTo: Reply(request))
+            emit(.error(staleError(expected: expected)), replyTo: replyTo)
+            emit(.done, replyTo: replyTo)
             return
         }
-        let suspended = execute(request.command, replyTo: Reply(request))
+        let suspended = execute(request.command, replyTo: replyTo)
         precondition(suspended == nil, "a question never waits")
-        settle(replyTo: Reply(request))
+        settle(replyTo: replyTo)
     }
 
     /// Carries out what was kept during a `wait`, until another `wait` is pending.
@@ -283,7 +284,7 @@ public struct Session: Sendable {
                 ["length": "\(length)", "limit": "\(LineFramer.defaultMaximumLineLength)"]
             )
         )
-        let replyTo = origin.map { Reply(id: nil, origin: $0) }
+        let replyTo = Reply(id: nil, origin: origin)
         emit(.error(error), replyTo: replyTo)
         emit(.done, replyTo: replyTo)
     }
@@ -295,7 +296,7 @@ public struct Session: Sendable {
             break
         case .failure(let failure, let id):
             refused = false
-            let replyTo = id == nil && origin == nil ? nil : Reply(id: id, origin: origin)
+            let replyTo = Reply(id: id, origin: origin)
             emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
             emit(.done, replyTo: replyTo)
         case .request(var request):
