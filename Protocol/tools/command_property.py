@@ -8,6 +8,8 @@ out-of-range and fractional numbers, integral numbers spelled 1e3 or 1000.0, unk
 nesting, huge ids, null, long texts), labels each with the schema, feeds them all to one
 `EFB pipe --clock virtual --memory-save --seed 1` and compares. "Accepted" means the answer to the
 line has no error with a decoding code; game refusals (not_now, locked, stale, ...) count as accepted.
+A schema-valid `game` other than 0 is drawn as 0: the engine under test hosts one game, which the
+schema cannot know.
 Every line carries a non-zero ifGen when it is valid, so the game never moves (generation 0): each
 command is decoded, then refused as stale, and its answer depends on decoding alone.
 
@@ -261,6 +263,11 @@ def cases(schema, rng, count):
             # A valid command must not run: the guard keeps the game at generation 0.
             if "ifGen" not in command or json.loads(line_of({"g": command["ifGen"]}))["g"] in (0, False):
                 command["ifGen"] = rng.choice([1, Spelled("7.0"), Spelled("1e3"), SAFE])
+            # The schema cannot know how many games the engine hosts: this one hosts one, game 0.
+            if "game" in command:
+                game = json.loads(line_of({"g": command["game"]}))["g"]
+                if isinstance(game, (int, float)) and not isinstance(game, bool) and 1 <= game <= SAFE and game == int(game):
+                    command["game"] = rng.choice([0, Spelled("0.0"), Spelled("0e3")])
             if "id" not in command and rng.random() < 0.9:
                 command["id"] = rng.choice([f"c{len(produced)}", len(produced) + 1])
         produced.append(line_of(command))

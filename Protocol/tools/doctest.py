@@ -264,6 +264,8 @@ PROBES = {
     "missing required field element": [b'{"type":"focus"}'],
     'no element "nope" on screen level-stones-memory': resumed_on("stones-memory", ['{"type":"focus","element":"nope"}']),
     "chapter must be between 1 and 7": [b'{"type":"goto","chapter":8,"level":1}'],
+    "game must be between 0 and 0": [b'{"type":"next","game":1}'],
+    "game must be between 0 and 1": lambda efb: messages(run(efb, VIRTUAL + ["--games", "2"], [b'{"type":"next","game":2}'])),
     "chapter must be at least 1": [b'{"type":"goto","chapter":0,"level":1}'],
     "level must be between 1 and 4 in chapter 1": [b'{"type":"goto","chapter":1,"level":5}'],
     "ms must be between 0 and 86400000": [b'{"type":"wait","ms":86400001}'],

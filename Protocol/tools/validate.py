@@ -2,7 +2,8 @@
 """Validate NDJSON lines against the protocol's JSON Schemas (draft 2020-12).
 
 Usage: validate.py events FILE...     every line must be a valid event; seq counts up by one from its first
-                                      value, except that the done of a restore may jump forward
+                                      value (in each game, when events say their game), except that
+                                      the done of a restore may jump forward
        validate.py commands FILE...   every line must be a valid command
        validate.py adventure FILE...  each file must be a valid adventure (schema/adventure.schema.json)
 
@@ -53,7 +54,7 @@ def main(argv):
     problems = 0
     lines = 0
     for name in argv[2:]:
-        previous_seq = None
+        previous_seqs = {}  # by game: an engine hosting many (spec section 13) counts seq per game
         with open(name, "rb") as handle:
             for number, raw in enumerate(handle, start=1):
                 if not raw.endswith(b"\n"):
@@ -83,13 +84,14 @@ def main(argv):
                     print(f"{name}:{number}: {best.message} at {list(best.absolute_path)}", file=sys.stderr)
                     problems += 1
                 if kind == "events" and isinstance(message, dict) and isinstance(message.get("seq"), int):
+                    previous_seq = previous_seqs.get(message.get("game"))
                     restored = message.get("type") == "done" and message["seq"] > previous_seq if previous_seq else False
                     # efb serve (spec section 12): lines a slow client lost end at an overflow error.
                     overflowed = message.get("code") == "overflow" and message["seq"] > (previous_seq or 0)
                     if previous_seq is not None and message["seq"] != previous_seq + 1 and not (restored or overflowed):
                         print(f"{name}:{number}: seq {message['seq']} does not follow {previous_seq}", file=sys.stderr)
                         problems += 1
-                    previous_seq = message["seq"]
+                    previous_seqs[message.get("game")] = message["seq"]
     print(f"{lines} {kind} checked, {problems} problems", file=sys.stderr)
     return 1 if problems else 0
 

@@ -155,23 +155,8 @@ struct GameOptions: ParsableArguments {
         whenLocked: SaveKeeper.WhenLocked? = nil,
         report: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) throws -> SessionHost {
+        let story = try loadAdventure(report: report)
         let environment = ProcessInfo.processInfo.environment
-        let story: Adventure
-        do {
-            if let adventure {
-                story = try AdventureLoader.load(from: URL(fileURLWithPath: adventure))
-            } else {
-                let locale =
-                    locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
-                if let warning = Self.unknownLocaleWarning(locale) {
-                    report(warning)
-                }
-                story = try AdventureLoader.bundled(locale: locale)
-            }
-        } catch {
-            report("efb: the adventure cannot be played:\n\(error)\n")
-            throw ExitCode(65)
-        }
         let keeper: SaveKeeper
         let startup: SaveStartup
         do {
@@ -204,14 +189,60 @@ struct GameOptions: ParsableArguments {
             report("efb: \(error)\n")
             throw ExitCode(64)
         }
-        let options = EngineOptions(
+        let options = engineOptions
+        let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
+        return SessionHost(adventure: story, options: options, keeper: keeper, startup: startup, clock: gameClock)
+    }
+
+    /// `count` games in one pool, each with its progress in memory; game `i` shuffles with the seed
+    /// plus `i`.
+    func makePool(
+        games count: Int,
+        report: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) throws -> GamePool {
+        let story = try loadAdventure(report: report)
+        let hosts = (0..<count).map { number in
+            var options = engineOptions
+            options.seed = seed &+ UInt64(number)
+            return SessionHost(
+                adventure: story,
+                options: options,
+                store: InMemorySaveStore(),
+                clock: clock == .virtual ? VirtualClock() : MonotonicClock()
+            )
+        }
+        return GamePool(hosts: hosts)
+    }
+
+    private var engineOptions: EngineOptions {
+        EngineOptions(
             hintInterval: hintInterval.milliseconds ?? HintInterval.range.lowerBound,
             hintsAtOnce: hintsAtOnce,
             seed: seed,
             timePressure: !noTimePressure
         )
-        let gameClock: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
-        return SessionHost(adventure: story, options: options, keeper: keeper, startup: startup, clock: gameClock)
+    }
+
+    /// The adventure to play: the file given, or the shipped one in the locale asked for.
+    private func loadAdventure(report: (String) -> Void) throws -> Adventure {
+        let environment = ProcessInfo.processInfo.environment
+        let story: Adventure
+        do {
+            if let adventure {
+                story = try AdventureLoader.load(from: URL(fileURLWithPath: adventure))
+            } else {
+                let locale =
+                    locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+                if let warning = Self.unknownLocaleWarning(locale) {
+                    report(warning)
+                }
+                story = try AdventureLoader.bundled(locale: locale)
+            }
+        } catch {
+            report("efb: the adventure cannot be played:\n\(error)\n")
+            throw ExitCode(65)
+        }
+        return story
     }
 
     /// The one way every front end is played: the game set up, the stop signals caught, one event loop.
@@ -221,6 +252,7 @@ struct GameOptions: ParsableArguments {
     ///   - whenLocked: What to do when another game holds the save (see ``makeHost(whenLocked:)``).
     ///   - sound: The sound options, for a front end that plays sound; every sound stops when the loop ends.
     ///   - attach: The socket of a game `efb serve` shares, to join it instead of starting one.
+    ///   - games: How many games to host (`efb pipe --games`); more than one are kept in memory.
     ///   - makeFrontEnd: The front end, made once the game is ready.
     /// - Throws: What ``makeHost(whenLocked:)`` throws; `ExitCode(69)` when no game is served at `attach`,
     ///   or the server went away without ending the game.
@@ -229,6 +261,7 @@ struct GameOptions: ParsableArguments {
         whenLocked: SaveKeeper.WhenLocked? = nil,
         sound: SoundOptions? = nil,
         attach: String? = nil,
+        games: Int = 1,
         frontEnd makeFrontEnd: () -> any FrontEnd
     ) throws {
         try play(
@@ -236,6 +269,7 @@ struct GameOptions: ParsableArguments {
             whenLocked: whenLocked,
             sound: sound,
             attach: attach,
+            games: games,
             frontEndFor: { _ in makeFrontEnd() }
         )
     }
@@ -248,6 +282,7 @@ struct GameOptions: ParsableArguments {
         whenLocked: SaveKeeper.WhenLocked? = nil,
         sound: SoundOptions? = nil,
         attach: String? = nil,
+        games: Int = 1,
         frontEndFor makeFrontEnd: (_ locale: String?) throws -> any FrontEnd
     ) throws {
         signal(SIGPIPE, SIG_IGN)
@@ -256,6 +291,10 @@ struct GameOptions: ParsableArguments {
         if let attach {
             host = try Self.attach(to: attach, clock: clock)
             locale = nil
+        } else if games > 1 {
+            let pool = try makePool(games: games)
+            host = pool
+            locale = pool.hosts[0].engine.adventure.locale
         } else {
             let local = try makeHost(whenLocked: whenLocked)
             host = local

@@ -13,6 +13,25 @@ struct Pipe: ParsableCommand {
 
     @OptionGroup var game: GameOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Host this many games (1 to \(GamePool.maximumGames)), each line naming its game in `game`; more than one are kept in memory.",
+            valueName: "n"
+        )
+    )
+    var games = 1
+
+    func validate() throws {
+        guard (1...GamePool.maximumGames).contains(games) else {
+            throw ValidationError("--games must be between 1 and \(GamePool.maximumGames) (not \(games)).")
+        }
+        if games > 1, game.save != nil || game.readOnlySave {
+            throw ValidationError(
+                "--games \(games) keeps every game's progress in memory, so --save and --read-only-save cannot be used with it."
+            )
+        }
+    }
+
     func run() throws {
         if isatty(0) == 1 {
             func line(_ command: Command) -> String {
@@ -25,6 +44,6 @@ struct Pipe: ParsableCommand {
         }
         // A protocol client learns of a locked save from save_locked and plays on read-only: errors
         // never end the pipe.
-        try game.play(whenLocked: .readOnly) { PipeFrontEnd() }
+        try game.play(whenLocked: .readOnly, games: games) { PipeFrontEnd() }
     }
 }

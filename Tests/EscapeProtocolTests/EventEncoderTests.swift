@@ -103,17 +103,19 @@ import Testing
 
     static let replies: [RequestID?] = [nil, .int(7), .int(-9_007_199_254_740_991), .string("a \"quoted\" id")]
 
-    @Test(arguments: [0, 1])
-    func directLinesMatchTheGeneralPath(protocolMinor: Int) {
+    /// With and without `game` (an engine hosting many games): `game` sorts just before `gen`.
+    @Test(arguments: [0, 1], [nil, 0, 1023])
+    func directLinesMatchTheGeneralPath(protocolMinor: Int, game: Int?) {
         for event in Self.events {
             for replyTo in Self.replies {
-                let stamped = StampedEvent(
+                var stamped = StampedEvent(
                     seq: 41,
                     replyTo: replyTo,
                     generation: 12,
                     event: event,
                     protocolMinor: protocolMinor
                 )
+                stamped.game = game
                 var direct: [UInt8] = []
                 EventEncoder.encode(stamped, into: &direct)
                 var general: [UInt8] = []

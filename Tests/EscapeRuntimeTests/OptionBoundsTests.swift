@@ -41,4 +41,28 @@ import Testing
         #expect(Self.exitStatus(game) == 0, "--hint-interval \(value): \(game.standardError)")
         #expect(game.output.text.contains(#""type":"bye""#))
     }
+
+    @Test(arguments: [
+        ["--games", "0"], ["--games", "1025"], ["--games", "-3"], ["--games", "2", "--save", "p.json"],
+        ["--games", "2", "--read-only-save"],
+    ])
+    func aNumberOfGamesOutOfRangeOrWithAFileSaveIsRefusedAtStart(options: [String]) throws {
+        let game = try RunningEFB(["pipe", "--clock", "virtual"] + options)
+        game.write(Array(#"{"type":"ping"}"#.utf8) + [10])
+        let status = Self.exitStatus(game)
+        #expect(status == 64, "\(options): \(status.map(String.init) ?? "still running")")
+        #expect(game.output.data.isEmpty, "\(options) started a game")
+        try waitUntil("efb's standard error to close") { game.errors.isEnded }
+        #expect(game.standardError.contains("--games"), "\(game.standardError)")
+    }
+
+    @Test func aThousandAndTwentyFourGamesStart() throws {
+        let game = try RunningEFB(["pipe", "--clock", "virtual", "--games", "1024"])
+        game.write(Array(#"{"type":"ping","id":"last","game":1023}"#.utf8) + [10])
+        game.closeInput()
+        #expect(Self.exitStatus(game, within: 60) == 0)
+        let text = String(decoding: game.output.data, as: UTF8.self)
+        #expect(text.contains(#""game":1023,"gen":0,"replyTo":"last","seq":5,"type":"done""#))
+        #expect(text.split(separator: "\n").count == 1024 * 6 + 1)
+    }
 }

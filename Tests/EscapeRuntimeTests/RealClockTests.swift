@@ -74,6 +74,25 @@ import Glibc
         #expect(Self.exitStatus(game) == 0)
     }
 
+    /// In an engine hosting many games, a real-clock `wait` holds back its own game's lines only.
+    @Test func aWaitInOneGameHoldsOnlyItsOwnGamesLines() throws {
+        let game = try RunningEFB(["pipe", "--games", "2"])
+        Self.send(
+            game,
+            #"{"type":"wait","ms":600000,"id":"w","game":1}"#,
+            #"{"type":"ping","id":"held","game":1}"#,
+            #"{"type":"next","id":"free","game":0}"#
+        )
+        try waitUntil("game 0's command answered during game 1's wait") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "free" }
+        }
+        #expect(try !Self.events(game).contains { $0["replyTo"] == "held" || $0["replyTo"] == "w" })
+        game.closeInput()
+        #expect(Self.exitStatus(game) == 0)
+        let dones = try Self.events(game).filter { $0["type"] == "done" }.map { [$0["replyTo"], $0["game"]] }
+        #expect(dones == [[.string("free"), .int(0)], [.string("w"), .int(1)], [.string("held"), .int(1)]])
+    }
+
     @Test(arguments: [SIGTERM, SIGINT])
     func aStopSignalDuringAWaitEndsWithByeAndStatusZero(signal: Int32) throws {
         let game = try RunningEFB(["pipe", "--memory-save"])

@@ -64,6 +64,7 @@ extension EngineWords {
         case .decodeBatchTooLarge: "a batch holds at most {limit} commands, not {count}"
         case .decodeBatchedNotAnObject: "a batched command is a JSON object, not {found}"
         case .decodeBatchedID: "a batched command carries no id: the batch's id is its replyTo"
+        case .decodeBatchedGame: "a batched command carries no game: the batch's game is the one it plays in"
         case .decodeBatchedForbidden: "a batch cannot hold hello, restore, cancel or another batch"
         case .decodeInBatch: "commands[{index}]: {message}"
         case .alternative: "{first} or {second}"

@@ -64,6 +64,7 @@ extension EngineWords {
         case .decodeBatchTooLarge: "un lot contient au plus {limit} commandes, pas {count}"
         case .decodeBatchedNotAnObject: "une commande d'un lot est un objet JSON, pas {found}"
         case .decodeBatchedID: "une commande d'un lot ne porte pas d'id : l'id du lot est son replyTo"
+        case .decodeBatchedGame: "une commande d'un lot ne porte pas de game : elle se joue dans la partie du lot"
         case .decodeBatchedForbidden: "un lot ne peut contenir ni hello, ni restore, ni cancel, ni un autre lot"
         case .decodeInBatch: "commands[{index}] : {message}"
         case .alternative: "{first} ou {second}"

@@ -128,6 +128,8 @@ extension EngineWords {
         case decodeBatchedNotAnObject
         /// A batched command with its own `id`.
         case decodeBatchedID
+        /// A batched command with its own `game`.
+        case decodeBatchedGame
         /// A batched `hello`, `restore`, `cancel` or `batch`.
         case decodeBatchedForbidden
         /// The frame of an error about a batch's command: its `{index}` and the error's `{message}`.

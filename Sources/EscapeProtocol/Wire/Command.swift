@@ -168,12 +168,15 @@ public struct Request: Sendable, Hashable {
     ///
     /// Never on the wire. A `cancel` ends only a `wait` of the same client.
     public var origin: Origin?
+    /// The game it is for (`game`), in an engine that hosts more than one; `nil` when not given.
+    public var game: Int?
 
     /// Creates a request.
-    public init(id: RequestID? = nil, ifGen: Int? = nil, command: Command, origin: Origin? = nil) {
+    public init(id: RequestID? = nil, ifGen: Int? = nil, command: Command, origin: Origin? = nil, game: Int? = nil) {
         self.id = id
         self.ifGen = ifGen
         self.command = command
         self.origin = origin
+        self.game = game
     }
 }

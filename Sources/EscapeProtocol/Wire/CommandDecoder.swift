@@ -31,37 +31,63 @@ public enum CommandDecoder {
         case failure(DecodingFailure, replyTo: RequestID?)
     }
 
-    /// Decodes one line (without its terminator).
+    /// Decodes one line (without its terminator) for an engine that hosts one game.
     ///
     /// - Parameter line: The line's bytes.
     /// - Returns: The request, or why there is none.
     public static func decode(_ line: [UInt8]) -> Outcome {
+        decode(line, games: 1).outcome
+    }
+
+    /// A line decoded for an engine that hosts many games, and the game it is for.
+    public struct Routed: Sendable, Hashable {
+        /// The request, or why there is none.
+        public var outcome: Outcome
+        /// The game the line names in `game` (0 when it names none), or `nil` when that cannot be read:
+        /// the line is not an object, or its `game` is refused.
+        public var game: Int?
+    }
+
+    /// Decodes one line (without its terminator) for an engine that hosts `games` games, numbered from
+    /// 0: a `game` field must name one of them.
+    ///
+    /// `game` is checked right after `id`, so a failure in a later field still tells the game.
+    ///
+    /// - Parameters:
+    ///   - line: The line's bytes.
+    ///   - games: How many games the engine hosts (at least 1).
+    /// - Returns: The request, or why there is none, and its game.
+    public static func decode(_ line: [UInt8], games: Int) -> Routed {
         guard String(validating: line, as: UTF8.self) != nil else {
-            return .failure(DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8)), replyTo: nil)
+            let failure = DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8))
+            return Routed(outcome: .failure(failure, replyTo: nil), game: nil)
         }
         var bytes = line[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return Routed(outcome: .blank, game: nil) }
         let value: JSONValue
         do {
             value = try JSONReader.read(bytes)
         } catch {
             let code: ErrorCode = error.kind == .tooDeep ? .tooDeep : .malformedJSON
-            return .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil)
+            return Routed(outcome: .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil), game: nil)
         }
         guard case .object(let object) = value else {
             let reason = EngineWords.Phrase(.decodeNotAnObject, phrases: ["found": .kind(of: value)])
-            return .failure(DecodingFailure(.notAnObject, reason), replyTo: nil)
+            return Routed(outcome: .failure(DecodingFailure(.notAnObject, reason), replyTo: nil), game: nil)
         }
         var fields = Fields(object: object)
+        var game: Int?
         do {
             let id = try fields.requestID()
             fields.replyTo = id
+            let named = try fields.optionalInt("game", in: 0...max(0, games - 1))
+            game = named ?? 0
             let ifGen = try fields.optionalInt("ifGen", in: 0...maximumInteger)
             let command = try decodeCommand(&fields)
-            return .request(Request(id: id, ifGen: ifGen, command: command))
+            return Routed(outcome: .request(Request(id: id, ifGen: ifGen, command: command, game: named)), game: game)
         } catch {
-            return .failure(error, replyTo: fields.replyTo)
+            return Routed(outcome: .failure(error, replyTo: fields.replyTo), game: game)
         }
     }
 
@@ -178,6 +204,9 @@ public enum CommandDecoder {
                 var inner = Fields(object: object)
                 if object["id"] != nil {
                     throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeBatchedID), field: "id")
+                }
+                if object["game"] != nil {
+                    throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeBatchedGame), field: "game")
                 }
                 let ifGen = try inner.optionalInt("ifGen", in: 0...maximumInteger)
                 let command = try decodeCommand(&inner)

@@ -20,6 +20,8 @@ public struct ServerHello: Sendable, Hashable {
     public var adventureTitle: String
     /// What the engine offers (flags; a missing flag means "not offered").
     public var capabilities: [String]
+    /// How many games the engine hosts (`games`), when it hosts more than one (`efb pipe --games`).
+    public var games: Int?
 
     /// The capabilities every session offers, whatever the version it speaks: the gestures and requests
     /// it carries out beyond the basic ones.
@@ -38,7 +40,8 @@ public struct ServerHello: Sendable, Hashable {
         locale: String,
         adventureID: String,
         adventureTitle: String,
-        capabilities: [String]
+        capabilities: [String],
+        games: Int? = nil
     ) {
         self.protocolVersion = protocolVersion
         self.version = version
@@ -49,6 +52,7 @@ public struct ServerHello: Sendable, Hashable {
         self.adventureID = adventureID
         self.adventureTitle = adventureTitle
         self.capabilities = capabilities
+        self.games = games
     }
 }
 
@@ -100,6 +104,9 @@ public struct StampedEvent: Sendable, Hashable {
     ///
     /// Never on the wire, and no part of the event's identity.
     public var origin: Origin?
+    /// The game it belongs to (`game`), in an engine that hosts more than one; `nil` in one that
+    /// hosts one.
+    public var game: Int?
 
     /// Creates a stamped event.
     public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, protocolMinor: Int = 0) {
@@ -113,7 +120,7 @@ public struct StampedEvent: Sendable, Hashable {
     /// Whether two stamped events say the same on the wire.
     public static func == (lhs: StampedEvent, rhs: StampedEvent) -> Bool {
         lhs.seq == rhs.seq && lhs.replyTo == rhs.replyTo && lhs.generation == rhs.generation
-            && lhs.event == rhs.event && lhs.protocolMinor == rhs.protocolMinor
+            && lhs.event == rhs.event && lhs.protocolMinor == rhs.protocolMinor && lhs.game == rhs.game
     }
 
     /// Hashes what the event says on the wire.
@@ -123,6 +130,7 @@ public struct StampedEvent: Sendable, Hashable {
         hasher.combine(generation)
         hasher.combine(event)
         hasher.combine(protocolMinor)
+        hasher.combine(game)
     }
 }
 

@@ -79,7 +79,15 @@ public enum EventDecoder {
         if !carriesGenerationAlways(type) { minor = generation == nil ? 0 : max(1, protocolMinor) }
         if type == "progress" { minor = members["chapters"] != nil ? 2 : members["onScreen"] == nil ? 0 : 1 }
         let event = try event(type, object)
-        return StampedEvent(seq: seq, replyTo: replyTo, generation: generation ?? 0, event: event, protocolMinor: minor)
+        var stamped = StampedEvent(
+            seq: seq,
+            replyTo: replyTo,
+            generation: generation ?? 0,
+            event: event,
+            protocolMinor: minor
+        )
+        stamped.game = try object.optionalInt("game")
+        return stamped
     }
 
     /// Whether events of `type` carry `gen` in protocol 1.0 too.
@@ -105,7 +113,8 @@ public enum EventDecoder {
                     locale: try object.string("locale"),
                     adventureID: try adventure.string("id"),
                     adventureTitle: try adventure.string("title"),
-                    capabilities: try object.strings("capabilities")
+                    capabilities: try object.strings("capabilities"),
+                    games: try object.optionalInt("games")
                 )
             )
         case "screen":

@@ -36,6 +36,7 @@ public enum EventEncoder {
         }
         object["seq"] = .int(stamped.seq)
         if let replyTo = stamped.replyTo { object["replyTo"] = replyTo.json }
+        if let game = stamped.game { object["game"] = .int(game) }
         return .object(object)
     }
 
@@ -54,6 +55,7 @@ public enum EventEncoder {
                 "gen": .int(generation),
             ]
             if let want = hello.grantedWant { object["want"] = .array(want.map(JSONValue.string)) }
+            if let games = hello.games { object["games"] = .int(games) }
             return object
         case .game(let gameEvent):
             return body(gameEvent, generation: generation)
@@ -379,8 +381,10 @@ enum DirectLine {
             decimal(number)
         }
 
-        /// `gen`: in every event of protocol 1.1, and in the few that carry it in 1.0 too.
+        /// `game`, in an engine that hosts many, then `gen`: in every event of protocol 1.1, and in the
+        /// few that carry it in 1.0 too. (No key sorts between the two.)
         mutating func generation(always: Bool = false) {
+            if let game = stamped.game { field("game", game) }
             if always || stamped.protocolMinor >= 1 { field("gen", stamped.generation) }
         }
 

@@ -143,16 +143,9 @@ public final class RemoteHost: GameHost {
             defer { joined = [] }
             return joined
         case .frame(.line(let bytes), _):
-            switch CommandDecoder.decode(bytes) {
-            case .request(let request): forward(request, then: [])
-            case .blank: break
-            case .failure(let failure, let replyTo):
-                // Answered here, as the server would, in the game's words: the line never shares the socket.
-                let error = ProtocolError(failure, in: words)
-                return [.error(error), .done].map {
-                    StampedEvent(seq: 0, replyTo: replyTo, generation: 0, event: $0, protocolMinor: 1)
-                }
-            }
+            return handle(CommandDecoder.decode(bytes))
+        case .decoded(let outcome, _, _):
+            return handle(outcome)
         case .frame(.tooLong, _), .time, .saveFailed:
             break
         case .request(let request), .question(let request):
@@ -164,6 +157,21 @@ public final class RemoteHost: GameHost {
             if outstanding.isEmpty { detach() }
         case .stop:
             detach()
+        }
+        return []
+    }
+
+    /// Sends a decoded line's request, or answers its failure.
+    private func handle(_ outcome: CommandDecoder.Outcome) -> [StampedEvent] {
+        switch outcome {
+        case .request(let request): forward(request, then: [])
+        case .blank: break
+        case .failure(let failure, let replyTo):
+            // Answered here, as the server would, in the game's words: the line never shares the socket.
+            let error = ProtocolError(failure, in: words)
+            return [.error(error), .done].map {
+                StampedEvent(seq: 0, replyTo: replyTo, generation: 0, event: $0, protocolMinor: 1)
+            }
         }
         return []
     }

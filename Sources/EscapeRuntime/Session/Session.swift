@@ -163,7 +163,7 @@ public struct Session: Sendable {
             } else {
                 process(.request(request))
             }
-        case .frame, .request, .requests:
+        case .frame, .decoded, .request, .requests:
             if pendingWait == nil {
                 carryOut(input)
                 return
@@ -204,6 +204,8 @@ public struct Session: Sendable {
             refuseLongLine(length, from: origin)
         case .frame(.line(let bytes), let origin):
             handle(CommandDecoder.decode(bytes), from: origin)
+        case .decoded(let outcome, _, let origin):
+            handle(outcome, from: origin)
         case .request(let request):
             handle(request)
         case .requests(let requests):
@@ -747,6 +749,8 @@ extension Session {
             switch input {
             case .frame(.line(let bytes), let origin):
                 self = .line(CommandDecoder.decode(bytes), length: bytes.count, origin: origin)
+            case .decoded(let outcome, let length, let origin):
+                self = .line(outcome, length: length, origin: origin)
             case .requests(let requests): self = .requests(requests)
             default: self = .other(input)
             }

@@ -12,6 +12,9 @@ public enum SessionInput: Sendable, Hashable {
     /// A framed protocol line (the pipe), and who sent it when a front end has many clients (see
     /// ``Request/origin``).
     case frame(LineFramer.Frame, from: Origin? = nil)
+    /// A protocol line already decoded, with its length in bytes, and who sent it: a front end that
+    /// reads a line's `game` to know which session it is for (``GamePool``) does not decode it twice.
+    case decoded(CommandDecoder.Outcome, length: Int, from: Origin? = nil)
     /// A command a front end made itself (a Braille key, a typed word).
     case request(Request)
     /// Commands carried out one after another, each answered as its own request; the first one
