@@ -84,3 +84,36 @@ struct AnswerFoldingTests {
         #expect(Engine.normalizedAnswer("Ｌａ Ｌｕｍｉèｒｅ") == Engine.normalizedAnswer("la lumière"))
     }
 }
+
+/// The ASCII path of answer normalisation gives what the Unicode path gives.
+struct ASCIIAnswerTests {
+    @Test func everyASCIICharacterBetweenWordsIsTreatedAsUnicodeTreatsIt() throws {
+        for value in UInt8(0)..<128 {
+            let character = String(UnicodeScalar(value))
+            for text in [
+                character, "ab" + character + "Cd", character + "x", "x" + character, "1" + character + character + "2",
+            ] {
+                let fast = try #require(Engine.asciiNormalizedAnswer(text), "U+\(String(value, radix: 16))")
+                #expect(fast == Engine.unicodeNormalizedAnswer(text), "\(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func randomASCIITextsAreNormalizedAsUnicodeDoes() throws {
+        var random = SeededGenerator(seed: 29)
+        let alphabet = Array((0..<128).map { Character(UnicodeScalar(UInt8($0))) })
+        for _ in 0..<5000 {
+            let length = Int.random(in: 0...24, using: &random)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+            #expect(
+                Engine.asciiNormalizedAnswer(text) == Engine.unicodeNormalizedAnswer(text),
+                "\(text.debugDescription)"
+            )
+        }
+    }
+
+    @Test func textBeyondASCIIGoesThroughUnicode() {
+        #expect(Engine.asciiNormalizedAnswer("lumière") == nil)
+        #expect(Engine.normalizedAnswer("LUMIÈRE!") == "lumiere")
+    }
+}

@@ -26,6 +26,15 @@ import Testing
         ]
     }
 
+    /// Every kind of game command, with and without an element of its own.
+    static let commands: [GameCommand] = [
+        .next, .previous, .first, .last, .magicTap, .escape, .hint, .menu, .replay, .repeatAnnouncement,
+        .focus(element: "f"), .activate(element: nil), .activate(element: "a"), .rotor(.next), .rotorItem(.previous),
+        .action(.name("Pull \"it\"")), .action(.index(2)), .adjust(.increment), .adjust(.decrement),
+        .input(text: "", element: nil), .input(text: "café ✓", element: "field"), .goto(chapter: 3, level: 4),
+        .assistive(active: true), .assistive(active: false),
+    ]
+
     static let events: [Event] =
         [.done]
         + texts.flatMap { text in
@@ -40,6 +49,17 @@ import Testing
         + elements.map { .game(.focus(FocusState(screen: "level-x", element: $0, index: 2, count: 5))) }
         + elements.map { .game(.elementChanged($0)) }
         + [.idle]
+        + [
+            .validActions(screen: "level-x", actions: []),
+            .validActions(
+                screen: texts[2],
+                actions: commands.map { ValidAction(element: nil, command: $0, label: texts[1]) }
+            ),
+            .validActions(
+                screen: "level-x",
+                actions: commands.map { ValidAction(element: "dial \"2\"", command: $0, label: "L", needsText: true) }
+            ),
+        ]
         + ScreenKind.allCases.flatMap { kind in
             [
                 .game(

@@ -330,6 +330,20 @@ enum DirectLine {
             line.field("screen", focus.screen)
             line.seq()
             line.type("focus")
+        case .validActions(let screen, let actions):
+            line.open()
+            line.key("actions")
+            line.output.append(UInt8(ascii: "["))
+            for (offset, action) in actions.enumerated() {
+                if offset > 0 { line.output.append(UInt8(ascii: ",")) }
+                line.validAction(action)
+            }
+            line.output.append(UInt8(ascii: "]"))
+            line.generation(always: true)
+            line.replyTo()
+            line.field("screen", screen)
+            line.seq()
+            line.type("validActions")
         default:
             return false
         }
@@ -449,6 +463,64 @@ enum DirectLine {
                 JSONWriter.writeString(value, into: &output)
             }
             output.append(UInt8(ascii: "]"))
+        }
+
+        /// One of `validActions`' actions: its command as ``CommandEncoder`` writes it, aimed at its element.
+        mutating func validAction(_ action: ValidAction) {
+            var inner = Line(stamped: stamped, output: output)
+            output = []
+            inner.open()
+            inner.key("command")
+            inner.command(action.command, element: action.element)
+            inner.optional("element", action.element)
+            inner.field("label", action.label)
+            inner.flag("needsText", action.needsText)
+            inner.output.append(UInt8(ascii: "}"))
+            output = inner.output
+        }
+
+        /// A command object, keys sorted, with `element` when the command or `element` names one.
+        mutating func command(_ command: GameCommand, element: String?) {
+            var inner = Line(stamped: stamped, output: output)
+            output = []
+            inner.open()
+            func aimed(_ target: String?) {
+                if let target = target ?? element { inner.field("element", target) }
+            }
+            switch command {
+            case .next, .previous, .first, .last, .magicTap, .escape, .hint, .menu, .replay, .repeatAnnouncement:
+                aimed(nil)
+            case .focus(let target):
+                inner.field("element", target)
+            case .activate(let target):
+                aimed(target)
+            case .rotor(let direction), .rotorItem(let direction):
+                inner.field("direction", direction.rawValue)
+                aimed(nil)
+            case .action(.name(let name)):
+                aimed(nil)
+                inner.field("name", name)
+            case .action(.index(let index)):
+                aimed(nil)
+                inner.field("index", index)
+            case .adjust(let direction):
+                inner.field("direction", direction.rawValue)
+                aimed(nil)
+            case .input(let text, let target):
+                aimed(target)
+                inner.field("text", text)
+            case .goto(let chapter, let level):
+                inner.field("chapter", chapter)
+                aimed(nil)
+                inner.field("level", level)
+            case .assistive(let active):
+                inner.flag("active", active)
+                aimed(nil)
+            }
+            inner.key("type")
+            JSONWriter.writeString(command.wireName, into: &inner.output)
+            inner.output.append(UInt8(ascii: "}"))
+            output = inner.output
         }
 
         mutating func element(_ element: Element) {
