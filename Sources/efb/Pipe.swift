@@ -44,6 +44,7 @@ struct Pipe: ParsableCommand {
         }
         // A protocol client learns of a locked save from save_locked and plays on read-only: errors
         // never end the pipe.
-        try game.play(whenLocked: .readOnly, games: games) { PipeFrontEnd() }
+        // Many games' lines come together: each game's answer goes out as soon as it is made.
+        try game.play(whenLocked: .readOnly, games: games) { PipeFrontEnd(writesEachAnswer: games > 1) }
     }
 }

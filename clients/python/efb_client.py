@@ -563,6 +563,48 @@ class Engine:
         self.socket = socket
         self.binary = None if socket is not None else find_binary(binary)
         self.argv = None if socket is not None else [self.binary, "pipe", *args]
+        self._init_state(protocol, check, timeout, on_event)
+
+        if socket is not None:
+            self.process: Any = _Connection(socket)
+            self._in = self._out = self.process.fileno()
+            try:
+                self._handshake(hello, check)
+                if hello and self.speaks(1, 2):
+                    # Joining came before our hello: the state again, in the words agreed.
+                    self.send({"type": "state"}, check=check)
+            except BaseException:
+                self.kill()
+                raise
+            return
+        if stderr == "capture":
+            self._stderr_file = tempfile.TemporaryFile()
+            stderr_target: Any = self._stderr_file
+        elif stderr == "discard":
+            stderr_target = subprocess.DEVNULL
+        elif stderr == "inherit":
+            stderr_target = None
+        else:
+            raise ValueError('stderr must be "inherit", "capture" or "discard"')
+        self.process = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr_target,
+            bufsize=0,
+            env=env,
+            cwd=cwd,
+        )
+        self._in = self.process.stdin.fileno()
+        self._out = self.process.stdout.fileno()
+        try:
+            self._handshake(hello, check)
+        except BaseException:
+            self.kill()
+            raise
+
+    def _init_state(self, protocol: Any, check: bool, timeout: Optional[float], on_event: Optional[Callable[[Event], None]]) -> None:
+        """The conversation's state before the first line: models, replies awaited, the buffer."""
         self.check = check
         self.timeout = timeout
         self.on_event = on_event
@@ -604,43 +646,6 @@ class Engine:
         self._stderr_file = None
         self._stderr_closed_text = ""
 
-        if socket is not None:
-            self.process: Any = _Connection(socket)
-            self._in = self._out = self.process.fileno()
-            try:
-                self._handshake(hello, check)
-                if hello and self.speaks(1, 2):
-                    # Joining came before our hello: the state again, in the words agreed.
-                    self.send({"type": "state"}, check=check)
-            except BaseException:
-                self.kill()
-                raise
-            return
-        if stderr == "capture":
-            self._stderr_file = tempfile.TemporaryFile()
-            stderr_target: Any = self._stderr_file
-        elif stderr == "discard":
-            stderr_target = subprocess.DEVNULL
-        elif stderr == "inherit":
-            stderr_target = None
-        else:
-            raise ValueError('stderr must be "inherit", "capture" or "discard"')
-        self.process = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr_target,
-            bufsize=0,
-            env=env,
-            cwd=cwd,
-        )
-        self._in = self.process.stdin.fileno()
-        self._out = self.process.stdout.fileno()
-        try:
-            self._handshake(hello, check)
-        except BaseException:
-            self.kill()
-            raise
 
     def _handshake(self, hello, check: bool) -> None:
         if hello:
@@ -1124,34 +1129,42 @@ class Engine:
             event = json.loads(raw)
         except ValueError:
             raise ProtocolViolation("the engine wrote a line that is not JSON", raw) from None
-        if not isinstance(event, dict):
+        self._accept(event, raw)
+
+    def _accept(self, event: Any, raw: bytes) -> None:
+        """Takes one event read (``raw`` is its line, for error messages)."""
+        # (Every event of every step goes through here: the common case is kept short.)
+        if type(event) is not dict:
             raise ProtocolViolation("the engine wrote a JSON value that is not an object", raw)
         event_type = event.get("type")
         seq = event.get("seq")
-        if not isinstance(event_type, str):
+        if type(event_type) is not str:
             raise ProtocolViolation("an event without a string type", raw)
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= self.seq:
+        if type(seq) is not int or seq <= self.seq:
             raise ProtocolViolation(f"seq does not grow (previous {self.seq})", raw)
         self.seq = seq
         self.events_read += 1
         if self._bye:
             raise ProtocolViolation("an event after bye", raw)
 
-        self.model.apply(event)
-        if event_type == "progress":
-            self.progress = event
-        elif event_type == "hello":
-            self._engine_hello = event
-            if "replyTo" in event:
-                self.hello = event
-        elif event_type == "timer":
-            self.timer = TimerState(event, virtual="virtualClock" in self.capabilities)
-        elif event_type == "screen" and event.get("kind") not in ("menu", "assistive"):
-            self.timer = None  # a timed level sends its timer after its screen
-        elif event_type == "idle":
-            self.last_idle = event
-        if isinstance(event.get("gen"), int) and not isinstance(event.get("gen"), bool):
-            self.gen = event["gen"]
+        if event_type in _MODEL_EVENTS:
+            self.model.apply(event)
+            if event_type == "screen" and event.get("kind") not in ("menu", "assistive"):
+                self.timer = None  # a timed level sends its timer after its screen
+        elif event_type in _STATE_EVENTS:
+            if event_type == "progress":
+                self.progress = event
+            elif event_type == "hello":
+                self._engine_hello = event
+                if "replyTo" in event:
+                    self.hello = event
+            elif event_type == "timer":
+                self.timer = TimerState(event, virtual="virtualClock" in self.capabilities)
+            elif event_type == "idle":
+                self.last_idle = event
+        gen = event.get("gen")
+        if type(gen) is int:
+            self.gen = self.model.gen = gen
         if self.on_event is not None:
             self.on_event(event)
 
@@ -1159,10 +1172,11 @@ class Engine:
             self._bye = True
             self._bye_event = event
             return
-        if "replyTo" not in event:
+        reply_to = event.get("replyTo", _NO_REPLY)
+        if reply_to is _NO_REPLY:
             self.unsolicited.append(event)
             return
-        key = _key(event["replyTo"])
+        key = (type(reply_to).__name__, reply_to)
         events = self._pending.get(key)
         if events is None:
             raise ProtocolViolation("an event answers an id that is not awaiting a reply", raw)
@@ -1177,7 +1191,294 @@ class Engine:
             else:
                 raise ProtocolViolation("a done arrived out of order", raw)
             del self._pending[key]
-            self._finished[key] = Reply(event["replyTo"], events)
+            self._finished[key] = Reply(reply_to, events)
+
+
+#: The events that change the screen model, and those that change the rest of the engine's state.
+_MODEL_EVENTS = frozenset({"screen", "focus", "elementChanged"})
+_STATE_EVENTS = frozenset({"progress", "hello", "timer", "idle"})
+_NO_REPLY = object()
+
+
+class PooledGame(Engine):
+    """One game of an :class:`EnginePool`: an :class:`Engine` whose lines carry its ``game`` and go
+    through the pool's one pipe (protocol section 13). Everything an :class:`Engine` offers works
+    on it; it ends with its pool (:meth:`close` leaves the pool running)."""
+
+    def __init__(self, pool: "EnginePool", game: int, *, hello: Any, protocol: Any, check: bool,
+                 timeout: Optional[float], on_event: Optional[Callable[[Event], None]]):
+        #: The pool, and this game's number in it.
+        self.pool = pool
+        self.game = game
+        self.socket = None
+        self.binary = pool.binary
+        self.argv = pool.argv
+        self.process = pool.process
+        self._in = pool._in
+        self._out = pool._out
+        self._init_state(protocol, check, timeout, on_event)
+        self._fresh = False  # events arrived since _drain_lines last looked
+
+    @property
+    def stderr_text(self) -> str:
+        return self.pool.stderr_text
+
+    def _handshake(self, hello, check: bool) -> None:
+        # Its opening may have been read while an earlier game's handshake waited: it is still its opening.
+        early = len(self.unsolicited)
+        super()._handshake(hello, check)
+        if hello:
+            self.opening = self.unsolicited[:early] + self.opening
+            del self.unsolicited[:early]
+
+    def _prepare(self, command: Command) -> tuple:
+        if isinstance(command, dict) and command.get("game", self.game) != self.game:
+            raise ValueError(f"a command of game {self.game} names game {command['game']!r}")
+        return super()._prepare({**command, "game": self.game} if isinstance(command, dict) else command)
+
+    def _write(self, data: bytes) -> None:
+        if self._closed or self._eof:
+            raise EngineExited("the engine has ended; nothing more can be sent", self.process.poll(), self.stderr_text)
+        self.pool._send(data)
+
+    def _fill(self) -> None:
+        self.pool._fill()
+
+    def _drain_lines(self) -> bool:
+        fresh, self._fresh = self._fresh, False
+        return fresh
+
+    def _poll(self, wait: Optional[float]) -> bool:
+        if self._drain_lines():
+            return True
+        self.pool._flush()
+        if self._eof:
+            return False
+        readable, _, _ = select.select([self._out], [], [], None if wait is None else max(0.0, wait))
+        if readable:
+            self._fill()
+        return self._drain_lines()
+
+    def _read_one(self, deadline: Optional[float], waiting_for=None) -> None:
+        self.pool._flush()
+        super()._read_one(deadline, waiting_for)
+
+    def close(self, timeout: float = 5.0) -> Optional[Reply]:
+        """Does nothing: a game of a pool ends with the pool (:meth:`EnginePool.close`)."""
+        return None
+
+    def kill(self) -> None:
+        """Stops the whole pool's engine (every game)."""
+        self.pool.kill()
+
+
+class EnginePool:
+    """``efb pipe --games N``: N games in one engine process (protocol section 13), one
+    :class:`PooledGame` each in :attr:`games`, all over one pair of pipes.
+
+    Game ``i`` plays with seed ``--seed`` + ``i``; each has its own ``seq``, replies, screen model
+    and hello agreement, exactly as an :class:`Engine` of its own. Lines for several games can be
+    written together: between :meth:`cork` and :meth:`flush` what the games send is gathered and
+    written at once (a vector of environments steps every game with one write and one read).
+
+    Args:
+        count: How many games (1 to 1024).
+        args: More ``efb pipe`` options (``--seed`` is the seed of game 0; ``--memory-save`` is implied).
+        binary, stderr, env, cwd: As for :class:`Engine`.
+        hello, protocol, check, timeout: Given to each game, as for :class:`Engine`.
+        on_event: Called with ``(game, event)`` for every event as it is read.
+    """
+
+    def __init__(self, count: int, args: Sequence[str] = (), binary: Optional[str] = None, *,
+                 hello: Union[bool, Dict[str, Any]] = True, protocol: Any = None, check: bool = True,
+                 stderr: str = "inherit", timeout: Optional[float] = None,
+                 on_event: Optional[Callable[[int, Event], None]] = None,
+                 env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None):
+        if not 1 <= count <= 1024:
+            raise ValueError("a pool hosts 1 to 1024 games")
+        self.binary = find_binary(binary)
+        self.argv = [self.binary, "pipe", "--games", str(count), *args]
+        self._stderr_file = None
+        if stderr == "capture":
+            self._stderr_file = tempfile.TemporaryFile()
+            target: Any = self._stderr_file
+        elif stderr == "discard":
+            target = subprocess.DEVNULL
+        elif stderr == "inherit":
+            target = None
+        else:
+            raise ValueError('stderr must be "inherit", "capture" or "discard"')
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=target,
+                                        bufsize=0, env=env, cwd=cwd)
+        self._in = self.process.stdin.fileno()
+        self._out = self.process.stdout.fileno()
+        os.set_blocking(self._in, False)
+        self._buffer = bytearray()
+        self._outgoing = bytearray()
+        self._corked = False
+        self._eof = False
+        self._closed = False
+        self._stderr_text = ""
+        self.on_event = on_event
+        #: The games, in order.
+        self.games: List[PooledGame] = []
+        for game in range(count):
+            forward = None if on_event is None else (lambda event, game=game: on_event(game, event))
+            self.games.append(PooledGame(self, game, hello=hello, protocol=protocol, check=check,
+                                         timeout=timeout, on_event=forward))
+        try:
+            for game in self.games:
+                game._handshake(hello, check)
+        except BaseException:
+            self.kill()
+            raise
+
+    @property
+    def stderr_text(self) -> str:
+        if self._stderr_file is None:
+            return self._stderr_text
+        position = self._stderr_file.tell()
+        self._stderr_file.seek(0)
+        data = self._stderr_file.read()
+        self._stderr_file.seek(position)
+        return data.decode("utf-8", "replace")
+
+    def cork(self) -> None:
+        """Gathers what the games send until :meth:`flush` (or until one of them waits for a reply)."""
+        self._corked = True
+
+    def flush(self) -> None:
+        """Writes what was gathered since :meth:`cork`, and sends at once from then on."""
+        self._corked = False
+        self._flush()
+
+    def _send(self, data: bytes) -> None:
+        self._outgoing += data
+        if not self._corked:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Writes everything gathered, reading what the engine writes meanwhile so that neither side
+        waits on a full pipe."""
+        self._corked = False
+        outgoing = self._outgoing
+        while outgoing:
+            try:
+                written = os.write(self._in, outgoing)
+                del outgoing[:written]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                self._end()
+                raise EngineExited("the engine closed its input", self.process.poll(), self.stderr_text) from None
+            readable, _, _ = select.select([self._out], [self._in], [])
+            if readable:
+                self._fill()
+
+    def _fill(self) -> None:
+        """Reads what the engine wrote and hands every complete line to its game."""
+        if self._eof:
+            return
+        chunk = os.read(self._out, 1 << 16)
+        if not chunk:
+            self._end()
+            if self._buffer:
+                raise ProtocolViolation("the output ended in the middle of a line", bytes(self._buffer))
+            return
+        buffer = self._buffer
+        buffer += chunk
+        end = buffer.rfind(b"\n")
+        if end < 0:
+            return
+        lines = bytes(buffer[:end])
+        del buffer[: end + 1]
+        try:
+            events = json.loads(b"[" + lines.replace(b"\n", b",") + b"]")
+        except ValueError:
+            events = None
+        raws = lines.split(b"\n")
+        if events is None or len(events) != len(raws):
+            # Some line is not one JSON value: find it, and say which.
+            events = []
+            for raw in raws:
+                try:
+                    events.append(json.loads(raw))
+                except ValueError:
+                    raise ProtocolViolation("the engine wrote a line that is not JSON", raw) from None
+        games = self.games
+        for event, raw in zip(events, raws):
+            number = event.get("game") if isinstance(event, dict) else None
+            if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(games):
+                raise ProtocolViolation("an event of a pool without a game it has", raw)
+            game = games[number]
+            game._accept(event, raw)
+            game._fresh = True
+
+    def _end(self) -> None:
+        self._eof = True
+        for game in self.games:
+            game._eof = True
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Ends every game (the end of the input: each says ``ended`` and ``bye``), reads what is left,
+        and waits for the engine to exit. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            try:
+                self._flush()
+            except EfbClientError:
+                pass
+            self.process.stdin.close()
+            deadline = time.monotonic() + timeout
+            while not self._eof and time.monotonic() < deadline:
+                readable, _, _ = select.select([self._out], [], [], max(0.0, deadline - time.monotonic()))
+                if readable:
+                    try:
+                        self._fill()
+                    except ProtocolViolation:
+                        break
+            self.process.stdout.close()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        finally:
+            self._release()
+
+    def kill(self) -> None:
+        """Stops the engine at once (SIGKILL), every game with it."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self._closed = True
+        self._end()
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self._release()
+
+    def _release(self) -> None:
+        for game in self.games:
+            game._closed = True
+        if self._stderr_file is not None:
+            self._stderr_text = self.stderr_text
+            self._stderr_file.close()
+            self._stderr_file = None
+
+    def __enter__(self) -> "EnginePool":
+        return self
+
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.kill()
 
 
 #: Another name for :class:`Engine`.

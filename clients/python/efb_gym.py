@@ -74,6 +74,7 @@ says which). With Gymnasium, importing the module registers the env: ``gymnasium
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -86,7 +87,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from efb_client import EfbClientError, Engine, Reply  # noqa: E402
+from efb_client import EfbClientError, Engine, EnginePool, PooledGame, Reply  # noqa: E402
 
 try:  # numpy comes with gymnasium; either may be missing
     import numpy as np
@@ -332,7 +333,23 @@ def words_of(text: str) -> List[str]:
     return found
 
 
+#: Element lines already made, by the element's identity (the client's model replaces an element's
+#: dict whenever the element changes): a step redraws the whole screen, which rarely changed.
+_element_lines: Dict[int, Tuple[Event, str]] = {}
+
+
 def _element_line(element: Event) -> str:
+    cached = _element_lines.get(id(element))
+    if cached is not None and cached[0] is element:
+        return cached[1]
+    line = _make_element_line(element)
+    if len(_element_lines) >= 10_000:  # bounded, whatever the adventure (an entry keeps its element)
+        _element_lines.clear()
+    _element_lines[id(element)] = (element, line)
+    return line
+
+
+def _make_element_line(element: Event) -> str:
     traits = element.get("traits") or []
     parts = [element.get("label", "")]
     if element.get("value") is not None:
@@ -474,12 +491,7 @@ class EscapeEnv(_Base):
         if unknown:
             raise ValueError(f"unknown reset options: {sorted(unknown)}")
         self.settings = {**self.defaults, **options}
-        key = (
-            self.settings["locale"],
-            bool(self.settings["hints_at_once"]),
-            bool(self.settings["time_pressure"]),
-            tuple(self.settings["engine_args"]),
-        )
+        key = self._settings_key()
         alive = self.engine is not None and not self.engine._eof and self.engine.process.poll() is None
         self.steps = 0
         self.solved = []
@@ -529,7 +541,7 @@ class EscapeEnv(_Base):
         if self.settings["ms_per_step"]:
             commands.append({"type": "wait", "ms": int(self.settings["ms_per_step"])})
         try:
-            return self._write(commands)
+            return self._write_step(commands)
         except EfbClientError:
             return "stopped"
 
@@ -547,7 +559,7 @@ class EscapeEnv(_Base):
             try:
                 if pending == "stopped":
                     raise EfbClientError("the engine stopped")
-                self._read(pending)
+                self._read_step(pending)
             except EfbClientError:
                 self.truncated = True  # the engine stopped: nothing more can happen
             events = self._take_events()
@@ -638,9 +650,17 @@ class EscapeEnv(_Base):
             return int(generator.integers(0, 2**63 - 1))
         return generator.randrange(2**63 - 1)
 
-    def _start_engine(self, key: tuple, seed: int) -> None:
-        self._stop_engine()
-        self.engine_seed = seed
+    def _settings_key(self) -> tuple:
+        """What an engine is started with, besides its seed."""
+        return (
+            self.settings["locale"],
+            bool(self.settings["hints_at_once"]),
+            bool(self.settings["time_pressure"]),
+            tuple(self.settings["engine_args"]),
+        )
+
+    def _engine_args(self, seed: int) -> List[str]:
+        """The ``efb pipe`` options of an engine for the settings, with ``seed``."""
         args = ["--seed", str(seed), "--clock", "virtual", "--memory-save"]
         if self.settings["locale"]:
             args += ["--locale", self.settings["locale"]]
@@ -648,19 +668,28 @@ class EscapeEnv(_Base):
             args.append("--hints-at-once")
         if not self.settings["time_pressure"]:
             args.append("--no-time-pressure")
-        args += list(self.settings["engine_args"])
+        return args + list(self.settings["engine_args"])
+
+    def _start_engine(self, key: tuple, seed: int, engine: Optional[Engine] = None) -> None:
+        """Starts an engine for the settings with ``seed``, or takes ``engine``, a game of an
+        :class:`efb_client.EnginePool` started so (the vector env's)."""
+        self._stop_engine()
+        self.engine_seed = seed
         self._events = []
         self._own_ids = set()
-        self.engine = Engine(
-            args=args,
-            binary=self.binary,
-            hello={"client": "efb_gym"},
-            protocol=(1, 1),
-            check=False,
-            stderr="capture",
-            on_event=self._events.append,
-        )
-        self.engines_started += 1
+        if engine is None:
+            engine = Engine(
+                args=self._engine_args(seed),
+                binary=self.binary,
+                hello={"client": "efb_gym"},
+                protocol=(1, 1),
+                check=False,
+                stderr="capture",
+            )
+            self.engines_started += 1
+        engine.on_event = self._events.append
+        self._events.extend(engine.opening)  # (read before it was ours: its first screen's words)
+        self.engine = engine
         self._engine_key = key
         self.total_levels = None
         # The game at its start, for the next reset(seed=) with this seed.
@@ -692,6 +721,8 @@ class EscapeEnv(_Base):
         self._said = []
 
     def _stop_engine(self) -> None:
+        if isinstance(self.engine, PooledGame):
+            self.engine = None  # (its pool's owner ends it)
         if self.engine is not None:
             try:
                 self.engine.close(timeout=2.0)
@@ -754,6 +785,37 @@ class EscapeEnv(_Base):
         self._own_ids.discard(replies[-1].id)
         self._set_valid(replies[-1].first("validActions"))
         return replies[:-1]
+
+    def _write_step(self, commands: List[Command]) -> Any:
+        """Writes a step's commands and the ``validActions`` query as one ``batch`` line (one line
+        and one ``done`` a step: most of a step's cost is per line and per event); returns what
+        :meth:`_read_step` needs."""
+        engine = self.engine
+        self._query += 1
+        request_id = f"env-step-{self._query}"
+        key = ("str", request_id)
+        engine._register(key, "batch")
+        body = ",".join(json.dumps(command, ensure_ascii=False, separators=(",", ":")) for command in commands)
+        game = getattr(engine, "game", None)
+        line = '{"type":"batch","id":"%s",%s"commands":[%s%s{"type":"validActions"}]}\n' % (
+            request_id,
+            "" if game is None else '"game":%d,' % game,
+            body,
+            "," if body else "",
+        )
+        engine._write(line.encode("utf-8"))
+        engine.commands_sent += 1
+        return request_id, key, commands
+
+    def _read_step(self, pending: Any) -> None:
+        request_id, key, commands = pending
+        reply = self.engine._collect(request_id, key, False)
+        valid = reply.first("validActions")
+        if valid is None:
+            # The batch was refused, all or nothing (its error is the step's): the actions as they stand.
+            self._read(self._write([]))
+        else:
+            self._set_valid(valid)
 
     def _set_valid(self, event: Optional[Event]) -> None:
         if event is not None:
@@ -827,12 +889,12 @@ class EscapeEnv(_Base):
 
     def _observe(self) -> Any:
         engine = self.engine
-        screen = engine.screen or {}
-        focused = engine.model.focused_id
+        model = engine.model
+        screen = model.screen or {}
+        focused = model.focused_id
         lines = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"]
-        for element in engine.model.elements:
-            marker = ">" if element.get("id") == focused else " "
-            lines.append(f"{marker} {_element_line(element)}")
+        for element in screen.get("elements", ()):
+            lines.append(("> " if element.get("id") == focused else "  ") + _element_line(element))
         total = self.total_levels if self.total_levels is not None else "?"
         lines.append(f"solved: {len(self.solved)}/{total}")
         if engine.timer is not None:
@@ -843,9 +905,10 @@ class EscapeEnv(_Base):
         lines.append("actions:")
         ended = self.terminated or self.truncated
         if not ended:
-            for index, action in enumerate(self.valid_actions):
-                needs = " (needs text)" if action.get("needsText") else ""
-                lines.append(f"{index}: {action.get('label', '')}{needs}")
+            lines += [
+                f"{index}: {action.get('label', '')}{' (needs text)' if action.get('needsText') else ''}"
+                for index, action in enumerate(self.valid_actions)
+            ]
             if self._field is not None and self.words:
                 first = self.max_actions
                 lines.append(f"{first}-{first + len(self.words) - 1}: answer with one of the {len(self.words)} words heard")
@@ -926,15 +989,17 @@ else:  # pragma: no cover - depends on the machine
 
 
 class EscapeVectorEnv(_VectorBase):
-    """``num_envs`` games stepped together in one Python process, each in its own engine: a
-    Gymnasium ``VectorEnv`` with the spaces of :class:`EscapeEnv` (``observation="dict"``).
+    """``num_envs`` games stepped together in one Python process: a Gymnasium ``VectorEnv`` with the
+    spaces of :class:`EscapeEnv` (``observation="dict"``).
 
-    A step writes every game's commands before it reads any reply, so the engines (separate
-    processes) work while Python reads and builds observations: on a 2-core machine this is
-    several times faster than ``SyncVectorEnv`` and faster than ``AsyncVectorEnv`` (see the
-    README for figures). Episodes reset on the step after they end (Gymnasium's ``NEXT_STEP``
-    autoreset). ``infos`` hold ``"text"``, the observation texts. Keyword arguments go to each
-    :class:`EscapeEnv`; env ``i`` is seeded ``seed + i``.
+    By default (``pool=True``) every game is played by one engine process hosting them all
+    (``efb pipe --games N``, protocol section 13, through :class:`efb_client.EnginePool`): a step
+    writes every game's commands in one write, and the engine answers them while Python reads and
+    builds the observations of the games already answered. ``pool=False`` gives each game an
+    engine of its own. Episodes reset on the step after they end (Gymnasium's ``NEXT_STEP``
+    autoreset), in the same engine. ``infos`` hold ``"text"``, the observation texts. Keyword
+    arguments go to each :class:`EscapeEnv`; env ``i`` is seeded ``seed + i`` (a list of seeds that
+    do not follow each other so starts an engine per game).
 
         from efb_gym import EscapeVectorEnv
         envs = EscapeVectorEnv(8)
@@ -944,12 +1009,16 @@ class EscapeVectorEnv(_VectorBase):
 
     metadata = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP if HAVE_GYMNASIUM else "next_step"}
 
-    def __init__(self, num_envs: int, **kwargs: Any):
+    def __init__(self, num_envs: int, *, pool: bool = True, **kwargs: Any):
         if np is None:
             raise RuntimeError("EscapeVectorEnv needs numpy")
         kwargs["observation"] = "dict"
         self.envs = [EscapeEnv(**kwargs) for _ in range(num_envs)]
         self.num_envs = num_envs
+        self.pooled = pool
+        #: The engine hosting every game (an :class:`efb_client.EnginePool`), or ``None``.
+        self.pool: Optional[EnginePool] = None
+        self._pool_key: Optional[tuple] = None
         first = self.envs[0]
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
@@ -969,7 +1038,12 @@ class EscapeVectorEnv(_VectorBase):
         return {"text": self._text.copy(), "action_mask": self._mask.copy()}
 
     def reset(self, *, seed: Optional[Any] = None, options: Optional[Dict[str, Any]] = None):
-        seeds = seed if isinstance(seed, (list, tuple)) else [None if seed is None else seed + i for i in range(self.num_envs)]
+        if isinstance(seed, (list, tuple)):
+            seeds = list(seed)
+        else:
+            seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
+        if self.pooled:
+            seeds = self._pool_games(seeds, options)
         texts = []
         for index, env in enumerate(self.envs):
             observation, _ = env.reset(seed=seeds[index], options=options)
@@ -978,15 +1052,66 @@ class EscapeVectorEnv(_VectorBase):
         self._done[:] = False
         return self._batch(), {"text": np.array(texts, dtype=object)}
 
+    def _pool_games(self, seeds: List[Optional[int]], options: Optional[Dict[str, Any]]) -> List[Optional[int]]:
+        """Gives every env its game of one pool with the seeds asked for (a new pool when the seeds
+        or the engine's settings change); returns the seeds the envs are then reset with."""
+        first = self.envs[0]
+        if seeds[0] is None and self.pool is not None and all(s is None for s in seeds):
+            alive = not self.pool._eof and self.pool.process.poll() is None
+            if alive and self._pool_key is not None:
+                first.settings = {**first.defaults, **dict(options or {})}
+                first.settings.pop("snapshot", None)
+                if (self._pool_key[1],) == (first._settings_key(),):
+                    return seeds  # a new episode in every game of the running pool
+        base = seeds[0] if seeds[0] is not None else first._draw_seed()
+        base = int(base)
+        if any(s is not None and int(s) != base + i for i, s in enumerate(seeds)):
+            # Seeds that do not follow each other: an engine of its own for each game.
+            self._close_pool()
+            return seeds
+        settings = {**first.defaults, **{k: v for k, v in dict(options or {}).items() if k != "snapshot"}}
+        first.settings = settings
+        key = first._settings_key()
+        if self.pool is None or self._pool_key != (base, key) or self.pool._eof or self.pool.process.poll() is not None:
+            self._close_pool()
+            self.pool = EnginePool(
+                self.num_envs,
+                first._engine_args(base),
+                first.binary,
+                hello={"client": "efb_gym"},
+                protocol=(1, 1),
+                check=False,
+                stderr="capture",
+            )
+            self._pool_key = (base, key)
+            for index, env in enumerate(self.envs):
+                env.settings = dict(settings)
+                env._start_engine(key, base + index, engine=self.pool.games[index])
+        return [base + index for index in range(self.num_envs)]
+
+    def _close_pool(self) -> None:
+        if self.pool is not None:
+            for env in self.envs:
+                if isinstance(env.engine, PooledGame):
+                    env.engine = None
+            self.pool.close(timeout=2.0)
+            self.pool = None
+            self._pool_key = None
+
     def step(self, actions: Any):
         actions = list(np.asarray(actions).reshape(self.num_envs)) if np.ndim(actions) else [actions]
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
         truncations = np.zeros(self.num_envs, dtype=bool)
         pending: List[Any] = [None] * self.num_envs
+        pool = self.pool
+        if pool is not None:
+            pool.cork()  # every game's commands in one write
         for index, env in enumerate(self.envs):
             if not self._done[index]:
                 pending[index] = env._step_begin(actions[index])
+        if pool is not None:
+            pool.flush()
         texts = []
         for index, env in enumerate(self.envs):
             if self._done[index]:
@@ -1006,6 +1131,7 @@ class EscapeVectorEnv(_VectorBase):
     def close(self, **kwargs: Any) -> None:
         for env in self.envs:
             env.close()
+        self._close_pool()
 
 
 #: The id under which the env is registered with Gymnasium: ``gymnasium.make(ENV_ID)``.
@@ -1158,12 +1284,13 @@ def run_reference_bot(env: EscapeEnv, seed: int = 1, locale: str = "en") -> Tupl
 
 
 def _random_actions(masks: Any, rng: Any) -> Any:
-    """One random valid index per row of ``masks`` (0 where none is valid)."""
-    actions = np.zeros(len(masks), dtype=np.int64)
-    for row, mask in enumerate(masks):
-        valid = np.flatnonzero(mask)
-        if len(valid):
-            actions[row] = valid[rng.integers(len(valid))]
+    """One random valid index per row of ``masks`` (0 where none is valid), each valid index of a
+    row equally likely: the row's largest of uniform draws, the invalid ones left out."""
+    masks = np.asarray(masks)
+    draws = rng.random(masks.shape)
+    draws[masks == 0] = -1.0
+    actions = draws.argmax(axis=1).astype(np.int64)
+    actions[draws.max(axis=1) < 0] = 0
     return actions
 
 

@@ -29,6 +29,7 @@ from efb_client import (  # noqa: E402
     Engine,
     EngineError,
     EngineExited,
+    EnginePool,
     EngineTimeout,
     ProtocolViolation,
     Reply,
@@ -614,6 +615,74 @@ class BotTests(unittest.TestCase):
                 self.assertEqual(player.guarded > 0, protocol == "1.1")
                 self.assertEqual(player.stale, 0)
 
+
+
+class PoolTests(unittest.TestCase):
+    """``efb pipe --games N`` through :class:`EnginePool` (protocol section 13)."""
+
+    def test_each_game_is_an_engine_of_its_own(self):
+        with EnginePool(3, ["--seed", "4", "--clock", "virtual"], BINARY, protocol=(1, 1), check=False) as pool:
+            self.assertEqual([game.game for game in pool.games], [0, 1, 2])
+            self.assertTrue(all(game.version == (1, 1) for game in pool.games))
+            self.assertTrue(all(game.screen["screen"] == "intro-1" for game in pool.games))
+            self.assertEqual([game.hello.get("games") for game in pool.games], [3, 3, 3])
+            self.assertEqual([[e["type"] for e in game.opening] for game in pool.games],
+                             [["hello", "screen", "focus", "progress"]] * 3)
+            # Each game counts its own seq and ids.
+            replies = [game.send({"type": "next", "id": 1}) for game in pool.games]
+            self.assertTrue(all(reply.first("done")["game"] == number for number, reply in enumerate(replies)))
+            self.assertEqual({reply.first("done")["seq"] for reply in replies}, {replies[0].first("done")["seq"]})
+            # Game 2 alone skips its intro.
+            pool.games[2].send({"type": "escape"})
+            self.assertEqual([game.screen["screen"] for game in pool.games], ["intro-1", "intro-1", "chapter-cellar"])
+            # Its game: as an engine of its own with seed 4 + 2 would play it.
+            with Engine(["--seed", "6", "--clock", "virtual", "--memory-save"], BINARY, protocol=(1, 1)) as alone:
+                alone.send({"type": "next", "id": 1})
+                alone.send({"type": "escape"})
+                self.assertEqual(alone.screen, {k: v for k, v in pool.games[2].screen.items() if k != "game"})
+                blob = pool.games[2].send({"type": "snapshot"}).first("snapshot")["blob"]
+                self.assertEqual(alone.send({"type": "snapshot"}).first("snapshot")["blob"], blob)
+
+    def test_corked_lines_of_every_game_go_in_one_write(self):
+        with EnginePool(8, ["--clock", "virtual"], BINARY, check=False) as pool:
+            pool.cork()
+            ids = [game.write({"type": "validActions"}) for game in pool.games]
+            self.assertTrue(pool._outgoing)  # nothing written yet
+            pool.flush()
+            self.assertFalse(pool._outgoing)
+            for game, request_id in zip(pool.games, ids):
+                reply = game.events_until_done(request_id)
+                self.assertEqual([e["type"] for e in reply], ["validActions", "done"])
+                self.assertTrue(all(e["game"] == game.game for e in reply))
+
+    def test_a_flood_larger_than_the_pipes_is_written_and_read(self):
+        # 4 games x 3,000 lines, about 1.5 MB of answers: writing waits on reading, never blocks.
+        with EnginePool(4, ["--clock", "virtual"], BINARY, check=False) as pool:
+            pool.cork()
+            for game in pool.games:
+                for _ in range(3000):
+                    game.write({"type": "validActions"})
+            pool.flush()
+            for game in pool.games:
+                game.ping()
+            self.assertTrue(all(game.seq > 6000 for game in pool.games))
+
+    def test_a_line_for_no_game_is_answered_by_game_zero(self):
+        with EnginePool(2, ["--clock", "virtual"], BINARY, check=False) as pool:
+            reply = pool.games[0].send_raw('{"type":"next","id":"far","game":5}')
+            error = reply.first("error")
+            self.assertEqual((error["field"], error["game"]), ("game", 0))
+            self.assertEqual(error["message"], "game must be between 0 and 1")
+            with self.assertRaises(ValueError):
+                pool.games[1].send({"type": "next", "game": 0})
+
+    def test_closing_ends_every_game(self):
+        pool = EnginePool(2, ["--clock", "virtual"], BINARY, check=False)
+        pool.close()
+        self.assertEqual(pool.process.returncode, 0)
+        self.assertTrue(all(game._bye for game in pool.games))
+        self.assertEqual([game.unsolicited[-1]["type"] for game in pool.games], ["ended", "ended"])
+        pool.close()  # twice is fine
 
 if __name__ == "__main__":
     unittest.main()

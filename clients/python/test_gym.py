@@ -368,10 +368,54 @@ class VectorEnvTests(unittest.TestCase):
                     self.assertTrue(all(decode(t).startswith("screen: Darkness (intro)") for t in obs["text"]))
                     self.assertFalse(any(truncations))
             self.assertTrue(seen_end)
-            # Each game kept its one engine across the resets.
-            self.assertEqual([env.engines_started for env in envs.envs], [1, 1, 1])
+            # One engine hosts every game (efb pipe --games 3), kept across the resets.
+            self.assertEqual([env.engines_started for env in envs.envs], [0, 0, 0])
+            self.assertEqual({env.engine.pid for env in envs.envs}, {envs.pool.process.pid})
+            self.assertEqual([env.engine.game for env in envs.envs], [0, 1, 2])
+            pool = envs.pool
+            envs.reset()
+            self.assertIs(envs.pool, pool)
+            envs.reset(seed=9)  # other seeds: another pool
+            self.assertIsNot(envs.pool, pool)
+            self.assertIsNotNone(pool.process.poll())
         finally:
             envs.close()
+        self.assertIsNotNone(envs.envs[0].engine is None)
+
+    def test_an_engine_per_game_without_the_pool(self):
+        envs = efb_gym.EscapeVectorEnv(3, binary=BINARY, max_steps=4, pool=False)
+        try:
+            envs.reset(seed=5)
+            for _ in range(6):
+                envs.step(np.array([2, 0, 1]))
+            self.assertIsNone(envs.pool)
+            self.assertEqual([env.engines_started for env in envs.envs], [1, 1, 1])
+            self.assertEqual(len({env.engine.pid for env in envs.envs}), 3)
+        finally:
+            envs.close()
+
+    def test_the_pool_plays_each_game_as_an_engine_of_its_own_would(self):
+        """Game i of the pool (seed 5 + i) and an engine of its own with that seed: the same
+        observations, rewards and ends, step after step, through resets."""
+        pooled = efb_gym.EscapeVectorEnv(4, binary=BINARY, max_steps=40)
+        alone = efb_gym.EscapeVectorEnv(4, binary=BINARY, max_steps=40, pool=False)
+        rng = np.random.default_rng(11)
+        try:
+            a, _ = pooled.reset(seed=5)
+            b, _ = alone.reset(seed=5)
+            for step in range(120):
+                np.testing.assert_array_equal(a["text"], b["text"], err_msg=f"step {step}")
+                np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+                actions = efb_gym._random_actions(a["action_mask"], rng)
+                a, ra, ta, ua, _ = pooled.step(actions)
+                b, rb, tb, ub, _ = alone.step(actions)
+                np.testing.assert_array_equal(ra, rb)
+                np.testing.assert_array_equal(ta, tb)
+                np.testing.assert_array_equal(ua, ub)
+            self.assertGreater(sum(env.episodes for env in pooled.envs), 4)  # resets happened
+        finally:
+            pooled.close()
+            alone.close()
 
     def test_the_benchmark_runs(self):
         results = efb_gym.benchmark(BINARY, [2], ["escape", "sync", "async"], seconds=0.2)

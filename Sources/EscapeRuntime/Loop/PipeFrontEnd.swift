@@ -4,7 +4,9 @@ public import EscapeProtocol
 ///
 /// It frames what it reads into lines and hands them to the session; the events of the lines one read
 /// brought are encoded as they come and written before the next read, so what was answered is out
-/// before more is read. Output is written as the descriptor takes it: on a non-blocking output nobody
+/// before more is read. With ``writesEachAnswer`` each line's answer is written as soon as it is
+/// made, before the next line of the same read is handled: a client that sent many games' lines
+/// at once (`--games`) works on the first answers while the engine makes the others. Output is written as the descriptor takes it: on a non-blocking output nobody
 /// reads, what is left waits for the loop to find it writable (never retried in a busy loop), and
 /// while more than ``maximumPendingBytes`` wait, no input is read (back-pressure).
 public final class PipeFrontEnd: FrontEnd {
@@ -18,15 +20,20 @@ public final class PipeFrontEnd: FrontEnd {
     private var written = 0
     /// Whether the output went away.
     public private(set) var isClosed = false
+    /// Whether each line's answer is written before the next line is handled.
+    public let writesEachAnswer: Bool
 
     /// Creates a front end.
     ///
     /// - Parameters:
     ///   - input: Where commands come from (standard input by default).
     ///   - output: Where events go (standard output by default).
-    public init(input: Int32 = 0, output: Int32 = 1) {
+    ///   - writesEachAnswer: Whether to write each line's answer before the next line is handled,
+    ///     rather than the answers of all the lines of one read together.
+    public init(input: Int32 = 0, output: Int32 = 1, writesEachAnswer: Bool = false) {
         self.input = LineInput(descriptor: input)
         self.output = FileOutput(descriptor: output)
+        self.writesEachAnswer = writesEachAnswer
     }
 
     /// Standard input, until it ends; nothing while too much output waits for its reader.
@@ -45,7 +52,10 @@ public final class PipeFrontEnd: FrontEnd {
     /// The lines' answers are written before it returns, as far as the output takes them.
     public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         guard !input.isEnded, readable.contains(input.descriptor) else { return }
-        for frame in input.read(readable: readable) { submit(.frame(frame)) }
+        for frame in input.read(readable: readable) {
+            submit(.frame(frame))
+            if writesEachAnswer { flush(now: now) }
+        }
         if input.isEnded { submit(.endOfInput) }
         flush(now: now)
     }
