@@ -1407,6 +1407,13 @@ class EnginePool:
                 except ValueError:
                     raise ProtocolViolation("the engine wrote a line that is not JSON", raw) from None
         games = self.games
+        if len(games) == 1:
+            # An engine of one game writes no game (protocol section 13).
+            game = games[0]
+            for event, raw in zip(events, raws):
+                game._accept(event, raw)
+            game._fresh = True
+            return
         for event, raw in zip(events, raws):
             number = event.get("game") if isinstance(event, dict) else None
             if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(games):

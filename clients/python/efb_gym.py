@@ -1296,15 +1296,16 @@ def _random_actions(masks: Any, rng: Any) -> Any:
 
 def benchmark(binary: Optional[str], counts: Sequence[int], modes: Sequence[str], seconds: float = 5.0) -> List[Dict[str, Any]]:
     """Env steps per second of random valid actions, for each vector mode and number of envs:
-    ``escape`` (:class:`EscapeVectorEnv`), ``sync`` (Gymnasium's ``SyncVectorEnv``) and ``async``
-    (``AsyncVectorEnv`` with its default shared memory). Each run lasts about ``seconds``, after a
+    ``escape`` (:class:`EscapeVectorEnv`, every game in one engine), ``engines`` (the same with an
+    engine per game), ``sync`` (Gymnasium's ``SyncVectorEnv``) and ``async`` (``AsyncVectorEnv`` with
+    its default shared memory). Each run lasts about ``seconds``, after a
     first reset and a few warm-up steps (not counted)."""
     rng = np.random.default_rng(0)
     results = []
     for mode in modes:
         for count in counts:
-            if mode == "escape":
-                envs: Any = EscapeVectorEnv(count, binary=binary)
+            if mode in ("escape", "engines"):
+                envs: Any = EscapeVectorEnv(count, binary=binary, pool=mode == "escape")
             else:
                 maker = gym.vector.SyncVectorEnv if mode == "sync" else gym.vector.AsyncVectorEnv
                 envs = maker([lambda: EscapeEnv(binary) for _ in range(count)])
@@ -1334,7 +1335,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--locale", default="en")
     parser.add_argument("--benchmark", metavar="COUNTS", help="measure env steps/s for these numbers of envs (e.g. 1,8,64)")
-    parser.add_argument("--modes", default="escape,sync,async", help="vector envs to measure (default escape,sync,async)")
+    parser.add_argument(
+        "--modes",
+        default="escape,engines,sync,async",
+        help="vector envs to measure: escape (EscapeVectorEnv, one engine for all games), engines (EscapeVectorEnv, "
+        "an engine per game), sync, async (Gymnasium's; default: all four)",
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each measurement (default 5)")
     options = parser.parse_args(argv)
     if options.benchmark:

@@ -676,6 +676,12 @@ class PoolTests(unittest.TestCase):
             with self.assertRaises(ValueError):
                 pool.games[1].send({"type": "next", "game": 0})
 
+    def test_a_pool_of_one_game_is_a_plain_engine(self):
+        with EnginePool(1, ["--clock", "virtual"], BINARY, check=False) as pool:
+            reply = pool.games[0].send({"type": "next"})
+            self.assertNotIn("game", reply.first("done"))
+            self.assertEqual(pool.games[0].hello.get("games"), None)
+
     def test_closing_ends_every_game(self):
         pool = EnginePool(2, ["--clock", "virtual"], BINARY, check=False)
         pool.close()
