@@ -312,11 +312,15 @@ public struct Engine: Sendable {
             }
             return effects
         }
-        let screen = screen
+        // A focus move, a hint heard or the clock's bookkeeping leave the screen as it was: it is not
+        // built anew (building it is most of such a command's work), and what comes next finds it.
+        let unchanged = Self.showsTheSameScreen(state, before)
+        let screen = unchanged ? screenCache.screen { screenBefore } : screen
         let focusNow = focus(on: screen)
-        guard focusNow != focusBefore || screen.elements != screenBefore.elements else { return [] }
+        guard focusNow != focusBefore || (!unchanged && screen.elements != screenBefore.elements) else { return [] }
         var effects: [Effect] = []
-        for (old, new) in zip(screenBefore.elements, screen.elements) where old != new && old.id == new.id {
+        for (old, new) in zip(screenBefore.elements, screen.elements) where !unchanged && old != new && old.id == new.id
+        {
             effects.append(.event(.elementChanged(new)))
         }
         if focusNow.element.id != focusBefore.element.id {
@@ -326,6 +330,17 @@ public struct Engine: Sendable {
             effects.append(.event(.focus(focusNow)))
         }
         return effects
+    }
+
+    /// Whether `state` shows the screen `before` showed, as ``makeScreen(for:)`` builds it (the key
+    /// names, which a command never changes, aside): the same place on top, and for the level menu,
+    /// which shows what is solved and what is being played, the same progress and places below.
+    private static func showsTheSameScreen(_ state: GameState, _ before: GameState) -> Bool {
+        guard let top = state.stack.last, let topBefore = before.stack.last, top.place == topBefore.place else {
+            return false
+        }
+        guard case .menu = top.place else { return true }
+        return state.progress == before.progress && state.stack.map(\.place) == before.stack.map(\.place)
     }
 
     /// What gestures act on: the screens, their focus and puzzles, and arrivals, without the hint and
