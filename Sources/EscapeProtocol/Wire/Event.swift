@@ -153,8 +153,14 @@ package struct Version10Wording: Sendable, Hashable {
     /// stamped event stays small to make and to copy.
     private var storage: Storage?
 
-    /// Creates a wording that says nothing more than the event.
-    package init(focus: FocusState? = nil, validActionsAfter: Event? = nil) {
+    /// Creates a wording that says nothing more than the event: what almost every event has, made
+    /// without passing two empty optionals of large types around.
+    package init() {
+        storage = nil
+    }
+
+    /// Creates a wording.
+    package init(focus: FocusState?, validActionsAfter: Event? = nil) {
         storage = Storage.make(focus: focus, validActionsAfter: validActionsAfter)
     }
 

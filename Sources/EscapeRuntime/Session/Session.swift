@@ -645,29 +645,37 @@ public struct Session: Sendable {
         var focusSent = false
         // Whether 1.0 sent a focus: for `efb serve`'s 1.0 clients, when this speaks a later version.
         var focusSentIn10 = false
+        // The focus after the command, which only a changed element's wording needs: found once, if at all.
+        var focusNow: FocusState?
         for (index, effect) in effects.enumerated() {
             switch effect {
             case .event(.ended(let reason)):
                 guard !endedSent else { continue }
                 emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
                 endedSent = true
-            case .event(let event):
+            case .event(.elementChanged(let element)):
                 let focusFollows = effects[(index + 1)...].contains {
                     if case .event(.focus) = $0 { true } else { false }
                 }
-                guard let event = dialect.shape(event, focus: engine.focus, focusFollows: focusFollows) else {
-                    continue
-                }
+                let focus = focusNow ?? engine.focus
+                focusNow = focus
+                let changed = GameEvent.elementChanged(element)
+                guard let event = dialect.shape(changed, focus: focus, focusFollows: focusFollows) else { continue }
                 if case .focus = event { focusSent = true }
                 // How 1.0 would say a changed element, for `efb serve`'s 1.0 clients: only this knows.
                 var in10 = Version10Wording()
-                if dialect != .v10, case .elementChanged = event,
-                    case .focus(let focus) = Dialect.v10.shape(event, focus: engine.focus, focusFollows: focusFollows)
+                if dialect != .v10,
+                    case .focus(let focus) = Dialect.v10.shape(changed, focus: focus, focusFollows: focusFollows)
                 {
                     in10.focus = focus
                     focusSentIn10 = true
                 }
                 emit(.game(event), replyTo: replyTo, in10: in10)
+            case .event(let event):
+                // Only a changed element's wording depends on the focus; any focus serves the others.
+                guard let event = dialect.shape(event, refocus: { _ in nil }) else { continue }
+                if case .focus = event { focusSent = true }
+                emit(.game(event), replyTo: replyTo)
             case .save(let progress):
                 if writable {
                     flushSending()
