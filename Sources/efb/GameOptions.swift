@@ -201,15 +201,12 @@ struct GameOptions: ParsableArguments {
         report: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) throws -> GamePool {
         let story = try loadAdventure(report: report)
+        // One clock for every game: the pool's deadlines are compared on one scale.
+        let shared: any GameClock = clock == .virtual ? VirtualClock() : MonotonicClock()
         let hosts = (0..<count).map { number in
             var options = engineOptions
             options.seed = seed &+ UInt64(number)
-            return SessionHost(
-                adventure: story,
-                options: options,
-                store: InMemorySaveStore(),
-                clock: clock == .virtual ? VirtualClock() : MonotonicClock()
-            )
+            return SessionHost(adventure: story, options: options, store: InMemorySaveStore(), clock: shared)
         }
         return GamePool(hosts: hosts)
     }

@@ -4,6 +4,7 @@ import EscapeRuntime
 import EscapeTestSupport
 import Foundation
 import Testing
+
 @testable import efb
 
 #if canImport(Glibc)
@@ -155,8 +156,17 @@ enum EFB {
             let command = try? efb.Pipe.parse(Array(arguments.dropFirst()))
         else { return nil }
         var stderr = ""
-        guard let host = try? command.game.makeHost(whenLocked: .readOnly, report: { stderr += $0 }) else {
-            return nil
+        let host: any GameHost
+        if command.games > 1 {
+            guard let pool = try? command.game.makePool(games: command.games, report: { stderr += $0 }) else {
+                return nil
+            }
+            host = pool
+        } else {
+            guard let game = try? command.game.makeHost(whenLocked: .readOnly, report: { stderr += $0 }) else {
+                return nil
+            }
+            host = game
         }
         let commands = try closedOnExec()
         let events = try closedOnExec()
@@ -182,7 +192,7 @@ enum EFB {
             output.withLock { $0 = Array(data) }
         }
         reader.start()
-        let frontEnd = PipeFrontEnd(input: commands.read, output: events.write)
+        let frontEnd = PipeFrontEnd(input: commands.read, output: events.write, writesEachAnswer: command.games > 1)
         EventLoop(host: host, frontEnd: frontEnd, clock: MonotonicClock()).run()
         close(commands.read)
         close(events.write)

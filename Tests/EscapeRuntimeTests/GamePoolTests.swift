@@ -130,6 +130,27 @@ struct GamePoolTests {
         #expect(pool.hosts[1].engine.generation > 0 && pool.hosts[0].engine.generation == 0)
     }
 
+    /// An embedder's request for a game the pool does not have is refused by game 0, as the line would
+    /// be; before, it indexed past the pool's games and trapped.
+    @Test func aRequestForAGameThePoolDoesNotHaveIsRefusedByGameZero() throws {
+        let pool = Self.pool(2)
+        _ = pool.handle(.start)
+        for input in [
+            SessionInput.request(Request(id: .string("far"), command: .game(.next), game: 7)),
+            .question(Request(id: .string("far"), command: .state, game: -1)),
+            .requests([Request(id: .string("far"), command: .game(.next), game: 2)]),
+        ] {
+            let events = pool.handle(input)
+            #expect(events.map(\.game) == [0, 0])
+            guard case .error(let error) = events.first?.event else {
+                Issue.record("no error: \(events)")
+                continue
+            }
+            #expect(error.field == "game" && error.message == "game must be between 0 and 1")
+            #expect(events.allSatisfy { $0.replyTo == .string("far") })
+        }
+    }
+
     /// A pool of one is `efb pipe` itself: its lines carry no `game`, and `game` may only be 0.
     @Test func aPoolOfOneWritesNoGame() throws {
         let inputs = [

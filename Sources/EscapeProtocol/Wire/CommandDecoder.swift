@@ -91,6 +91,22 @@ public enum CommandDecoder {
         }
     }
 
+    /// Why a request naming `game` is refused by an engine that hosts `games` games, as a line naming it
+    /// would be.
+    ///
+    /// - Parameters:
+    ///   - game: The game named, outside `0..<games`.
+    ///   - games: How many games the engine hosts.
+    /// - Returns: The refusal, for field `game`.
+    public static func refusal(game: Int, games: Int) -> DecodingFailure {
+        do {
+            _ = try Fields.int(.int(game), named: "game", in: 0...max(0, games - 1))
+        } catch {
+            return error
+        }
+        preconditionFailure("game \(game) is one of the \(games) games")
+    }
+
     /// Decodes one command object without its envelope, as `validActions` lists them.
     ///
     /// - Parameter object: The command's members.

@@ -50,12 +50,24 @@ public final class GamePool: GameHost {
         case .frame(.tooLong, _), .saveFailed:
             return game(0, input)
         case .decoded(.request(let request), _, _), .request(let request), .question(let request):
-            return game(request.game ?? 0, input)
+            return route(request, input)
         case .decoded:
             return game(0, input)
         case .requests(let requests):
-            return game(requests.first?.game ?? 0, input)
+            guard let first = requests.first else { return game(0, input) }
+            return route(first, input)
         }
+    }
+
+    /// An input to the game its request names; one that names none of the pool's is refused by game 0
+    /// as a line would be (an embedder's request, not a line, which the decoder checked).
+    private func route(_ request: Request, _ input: SessionInput) -> [StampedEvent] {
+        let number = request.game ?? 0
+        guard hosts.indices.contains(number) else {
+            let refusal = CommandDecoder.refusal(game: number, games: hosts.count)
+            return game(0, .decoded(.failure(refusal, replyTo: request.id), length: 0, from: request.origin))
+        }
+        return game(number, input)
     }
 
     /// The events of one input to game `number`, each saying its game; after a `quit`, the others end.
