@@ -1241,6 +1241,28 @@ class PooledGame(Engine):
             raise EngineExited("the engine has ended; nothing more can be sent", self.process.poll(), self.stderr_text)
         self.pool._send(data)
 
+    def send_raw(self, line: Union[str, bytes]) -> Reply:
+        """As :meth:`Engine.send_raw`, for this game: a JSON object without ``game`` gets this game's.
+        The game that answers a line sends it: a line naming another game is refused here (a
+        ``ValueError``), and one whose game the engine cannot read (not JSON, not an object, a
+        ``game`` out of range) is game 0's."""
+        data = line.encode("utf-8") if isinstance(line, str) else bytes(line)
+        try:
+            parsed = json.loads(data)
+        except ValueError:
+            parsed = None
+        answered_by = 0  # a line whose game the engine cannot read is game 0's to answer
+        if isinstance(parsed, dict):
+            if "game" not in parsed:
+                parsed["game"] = self.game
+                data = json.dumps(parsed, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            game = parsed["game"]
+            if type(game) is int and 0 <= game < len(self.pool.games):
+                answered_by = game
+        if answered_by != self.game:
+            raise ValueError(f"game {answered_by} answers that line: send it through pool.games[{answered_by}]")
+        return super().send_raw(data)
+
     def _fill(self) -> None:
         self.pool._fill()
 
@@ -1283,7 +1305,8 @@ class EnginePool:
 
     Args:
         count: How many games (1 to 1024).
-        args: More ``efb pipe`` options (``--seed`` is the seed of game 0; ``--memory-save`` is implied).
+        args: More ``efb pipe`` options (``--seed`` is the seed of game 0). Progress is kept in memory
+            (``--memory-save`` is added unless ``--save`` is given, which a pool of one game may).
         binary, stderr, env, cwd: As for :class:`Engine`.
         hello, protocol, check, timeout: Given to each game, as for :class:`Engine`.
         on_event: Called with ``(game, event)`` for every event as it is read.
@@ -1297,6 +1320,9 @@ class EnginePool:
         if not 1 <= count <= 1024:
             raise ValueError("a pool hosts 1 to 1024 games")
         self.binary = find_binary(binary)
+        args = list(args)
+        if "--save" not in args and "--memory-save" not in args:
+            args.append("--memory-save")  # (implied by more than one game; a pool of one says it)
         self.argv = [self.binary, "pipe", "--games", str(count), *args]
         self._stderr_file = None
         if stderr == "capture":
@@ -1319,6 +1345,7 @@ class EnginePool:
         self._eof = False
         self._closed = False
         self._stderr_text = ""
+        self.timeout = timeout
         self.on_event = on_event
         #: The games, in order.
         self.games: List[PooledGame] = []
@@ -1362,6 +1389,7 @@ class EnginePool:
         waits on a full pipe."""
         self._corked = False
         outgoing = self._outgoing
+        deadline = None if self.timeout is None or not outgoing else time.monotonic() + self.timeout
         while outgoing:
             try:
                 written = os.write(self._in, outgoing)
@@ -1372,7 +1400,10 @@ class EnginePool:
             except BrokenPipeError:
                 self._end()
                 raise EngineExited("the engine closed its input", self.process.poll(), self.stderr_text) from None
-            readable, _, _ = select.select([self._out], [self._in], [])
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            readable, writable, _ = select.select([self._out], [self._in], [], wait)
+            if not readable and not writable:
+                raise EngineTimeout(f"could not write within {self.timeout} s")
             if readable:
                 self._fill()
 

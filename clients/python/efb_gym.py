@@ -812,21 +812,25 @@ class EscapeEnv(_Base):
         reply = self.engine._collect(request_id, key, False)
         valid = reply.first("validActions")
         if valid is None:
-            # The batch was refused, all or nothing (its error is the step's): the actions as they stand.
-            self._read(self._write([]))
+            # The batch was refused, all or nothing (its error is the step's): the step's time still
+            # passes, then the actions as they stand.
+            wait = [command for command in commands if command.get("type") == "wait"]
+            self._read(self._write(wait))
         else:
             self._set_valid(valid)
 
     def _set_valid(self, event: Optional[Event]) -> None:
         if event is not None:
             self._valid_event = event
-        actions = list(self._valid_event.get("actions", [])) if self._valid_event else []
-        self.valid_actions = actions[: self.max_actions]
+        actions = self._valid_event.get("actions", []) if self._valid_event else []
+        self.valid_actions = actions = actions[: self.max_actions]  # (a copy)
         self._field = None
-        for action in self.valid_actions:
-            if action.get("needsText") and action.get("command", {}).get("element"):
-                self._field = action["command"]["element"]
-                break
+        for action in actions:
+            if action.get("needsText"):
+                element = action.get("command", {}).get("element")
+                if element:
+                    self._field = element
+                    break
 
     def _hear(self, text: Optional[str]) -> None:
         if not text or len(self.words) >= self.max_words:
@@ -851,7 +855,10 @@ class EscapeEnv(_Base):
     def _take_events(self) -> List[Event]:
         """The events read since the last call, without the env's own queries."""
         own = self._own_ids
-        events = [e for e in self._events if e.get("replyTo") not in own and e.get("type") != "validActions"]
+        if own:
+            events = [e for e in self._events if e.get("replyTo") not in own and e.get("type") != "validActions"]
+        else:  # (a step's query is in its batch: no id of the env's own is awaited)
+            events = [e for e in self._events if e.get("type") != "validActions"]
         del self._events[:]
         self._said = []
         for event in events:
@@ -1111,7 +1118,10 @@ class EscapeVectorEnv(_VectorBase):
             if not self._done[index]:
                 pending[index] = env._step_begin(actions[index])
         if pool is not None:
-            pool.flush()
+            try:
+                pool.flush()
+            except EfbClientError:
+                pass  # the engine stopped: each game's step says so (truncated)
         texts = []
         for index, env in enumerate(self.envs):
             if self._done[index]:

@@ -676,6 +676,25 @@ class PoolTests(unittest.TestCase):
             with self.assertRaises(ValueError):
                 pool.games[1].send({"type": "next", "game": 0})
 
+    def test_raw_lines_go_to_their_game(self):
+        # Before: a raw line carried no game, so game 0 answered what game 1 waited for.
+        with EnginePool(2, ["--clock", "virtual"], BINARY, check=False) as pool:
+            reply = pool.games[1].send_raw('{"type":"fly","id":"raw"}')
+            self.assertEqual((reply.first("error")["game"], reply.first("error")["code"]), (1, "unknown_command"))
+            reply = pool.games[1].send_raw('{"type":"next"}')
+            self.assertEqual(reply.first("done")["game"], 1)
+            reply = pool.games[0].send_raw("not json")
+            self.assertEqual(reply.first("error")["code"], "malformed_json")
+            with self.assertRaises(ValueError):
+                pool.games[1].send_raw("not json")
+            with self.assertRaises(ValueError):
+                pool.games[1].send_raw('{"type":"next","game":0}')
+
+    def test_a_pool_keeps_progress_in_memory(self):
+        with EnginePool(1, ["--clock", "virtual"], BINARY, check=False) as pool:
+            self.assertIn("--memory-save", pool.argv)
+            self.assertNotIn("save_locked", [e.get("code") for e in pool.games[0].opening])
+
     def test_a_pool_of_one_game_is_a_plain_engine(self):
         with EnginePool(1, ["--clock", "virtual"], BINARY, check=False) as pool:
             reply = pool.games[0].send({"type": "next"})

@@ -382,6 +382,28 @@ class VectorEnvTests(unittest.TestCase):
             envs.close()
         self.assertIsNotNone(envs.envs[0].engine is None)
 
+    def test_a_pool_that_stops_truncates_every_game_and_play_goes_on(self):
+        # Before: the step's one write to the dead engine raised EngineExited out of step().
+        envs = efb_gym.EscapeVectorEnv(3, binary=BINARY)
+        try:
+            envs.reset(seed=2)
+            envs.step(np.array([0, 0, 0]))
+            envs.pool.process.kill()
+            envs.pool.process.wait()
+            obs, rewards, terminations, truncations, infos = envs.step(np.array([0, 0, 0]))
+            self.assertTrue(all(truncations))
+            self.assertFalse(any(terminations))
+            # The next step starts each game again (in an engine of its own), and play goes on.
+            obs, rewards, terminations, truncations, infos = envs.step(np.array([0, 0, 0]))
+            self.assertTrue(all(decode(t).startswith("screen: Darkness (intro)") for t in obs["text"]))
+            obs, *_ = envs.step(efb_gym._random_actions(obs["action_mask"], np.random.default_rng(0)))
+            self.assertIn(obs, envs.observation_space)
+            envs.reset(seed=4)  # a reset with seeds gathers the games in a new pool
+            self.assertIsNone(envs.pool.process.poll())
+            self.assertEqual([env.engine.game for env in envs.envs], [0, 1, 2])
+        finally:
+            envs.close()
+
     def test_an_engine_per_game_without_the_pool(self):
         envs = efb_gym.EscapeVectorEnv(3, binary=BINARY, max_steps=4, pool=False)
         try:
@@ -514,6 +536,18 @@ class ActionTests(unittest.TestCase):
             if action.get("word") == word:
                 return action["index"]
         raise AssertionError(f"no word action {word!r} among {info['words']}")
+
+    def test_a_refused_step_still_lets_its_time_pass(self):
+        # A step is one batch, all or nothing: a text the engine refuses (too long) refuses the batch,
+        # and the step's time then passes by itself, as when each command was a line of its own.
+        self.env.close()
+        self.env = EscapeEnv(BINARY, hints_at_once=False, ms_per_step=30_000)
+        obs, info = self.walk_to("level-stones-memory")
+        field = index_of(info, "answer", "input")
+        obs, reward, terminated, truncated, info = self.env.step((field, "x" * 1001))
+        self.assertIn("- error: commands[0]: text is 1001 characters", info["text"])
+        self.assertTrue(info["valid_actions"][field]["needs_text"])  # the valid actions, as they stand
+        self.assertIn("A new hint is ready.", " ".join(info["said"]))  # the step's 30 s passed
 
     def test_word_actions_answer_open_questions(self):
         obs, info = self.walk_to("level-stones-memory")
