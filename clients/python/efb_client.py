@@ -577,24 +577,7 @@ class Engine:
                 self.kill()
                 raise
             return
-        if stderr == "capture":
-            self._stderr_file = tempfile.TemporaryFile()
-            stderr_target: Any = self._stderr_file
-        elif stderr == "discard":
-            stderr_target = subprocess.DEVNULL
-        elif stderr == "inherit":
-            stderr_target = None
-        else:
-            raise ValueError('stderr must be "inherit", "capture" or "discard"')
-        self.process = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr_target,
-            bufsize=0,
-            env=env,
-            cwd=cwd,
-        )
+        self.process, self._stderr_file = _spawn(self.argv, stderr, env, cwd)
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
         try:
@@ -728,13 +711,7 @@ class Engine:
     @property
     def stderr_text(self) -> str:
         """The engine's standard error so far (only with ``stderr="capture"``)."""
-        if self._stderr_file is None:
-            return self._stderr_closed_text
-        position = self._stderr_file.tell()
-        self._stderr_file.seek(0)
-        data = self._stderr_file.read()
-        self._stderr_file.seek(position)
-        return data.decode("utf-8", "replace")
+        return _captured(self._stderr_file, self._stderr_closed_text)
 
     # ----------------------------------------------------------------------------------------------
     # Sending
@@ -1324,18 +1301,7 @@ class EnginePool:
         if "--save" not in args and "--memory-save" not in args:
             args.append("--memory-save")  # (implied by more than one game; a pool of one says it)
         self.argv = [self.binary, "pipe", "--games", str(count), *args]
-        self._stderr_file = None
-        if stderr == "capture":
-            self._stderr_file = tempfile.TemporaryFile()
-            target: Any = self._stderr_file
-        elif stderr == "discard":
-            target = subprocess.DEVNULL
-        elif stderr == "inherit":
-            target = None
-        else:
-            raise ValueError('stderr must be "inherit", "capture" or "discard"')
-        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=target,
-                                        bufsize=0, env=env, cwd=cwd)
+        self.process, self._stderr_file = _spawn(self.argv, stderr, env, cwd)
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
         os.set_blocking(self._in, False)
@@ -1362,13 +1328,7 @@ class EnginePool:
 
     @property
     def stderr_text(self) -> str:
-        if self._stderr_file is None:
-            return self._stderr_text
-        position = self._stderr_file.tell()
-        self._stderr_file.seek(0)
-        data = self._stderr_file.read()
-        self._stderr_file.seek(position)
-        return data.decode("utf-8", "replace")
+        return _captured(self._stderr_file, self._stderr_text)
 
     def cork(self) -> None:
         """Gathers what the games send until :meth:`flush` (or until one of them waits for a reply)."""
@@ -1517,6 +1477,36 @@ class EnginePool:
             self.close()
         else:
             self.kill()
+
+
+def _spawn(argv: Sequence[str], stderr: str, env: Optional[Dict[str, str]], cwd: Optional[str]) -> tuple:
+    """Starts an engine with pipes on its input and output; returns it and the file that captures its
+    standard error (``stderr="capture"``), else ``None``."""
+    captured = None
+    if stderr == "capture":
+        captured = tempfile.TemporaryFile()
+        target: Any = captured
+    elif stderr == "discard":
+        target = subprocess.DEVNULL
+    elif stderr == "inherit":
+        target = None
+    else:
+        raise ValueError('stderr must be "inherit", "capture" or "discard"')
+    process = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=target, bufsize=0, env=env, cwd=cwd
+    )
+    return process, captured
+
+
+def _captured(file: Any, closed_text: str) -> str:
+    """What a capturing file holds, as text; ``closed_text`` once it is closed (or there is none)."""
+    if file is None:
+        return closed_text
+    position = file.tell()
+    file.seek(0)
+    data = file.read()
+    file.seek(position)
+    return data.decode("utf-8", "replace")
 
 
 #: Another name for :class:`Engine`.

@@ -1063,23 +1063,18 @@ class EscapeVectorEnv(_VectorBase):
         """Gives every env its game of one pool with the seeds asked for (a new pool when the seeds
         or the engine's settings change); returns the seeds the envs are then reset with."""
         first = self.envs[0]
-        if seeds[0] is None and self.pool is not None and all(s is None for s in seeds):
-            alive = not self.pool._eof and self.pool.process.poll() is None
-            if alive and self._pool_key is not None:
-                first.settings = {**first.defaults, **dict(options or {})}
-                first.settings.pop("snapshot", None)
-                if (self._pool_key[1],) == (first._settings_key(),):
-                    return seeds  # a new episode in every game of the running pool
-        base = seeds[0] if seeds[0] is not None else first._draw_seed()
-        base = int(base)
+        settings = {**first.defaults, **{k: v for k, v in dict(options or {}).items() if k != "snapshot"}}
+        first.settings = settings
+        key = first._settings_key()
+        alive = self.pool is not None and not self.pool._eof and self.pool.process.poll() is None
+        if alive and all(s is None for s in seeds) and self._pool_key is not None and self._pool_key[1] == key:
+            return seeds  # a new episode in every game of the running pool
+        base = int(seeds[0] if seeds[0] is not None else first._draw_seed())
         if any(s is not None and int(s) != base + i for i, s in enumerate(seeds)):
             # Seeds that do not follow each other: an engine of its own for each game.
             self._close_pool()
             return seeds
-        settings = {**first.defaults, **{k: v for k, v in dict(options or {}).items() if k != "snapshot"}}
-        first.settings = settings
-        key = first._settings_key()
-        if self.pool is None or self._pool_key != (base, key) or self.pool._eof or self.pool.process.poll() is not None:
+        if not alive or self._pool_key != (base, key):
             self._close_pool()
             self.pool = EnginePool(
                 self.num_envs,
