@@ -1,9 +1,6 @@
 public import EscapeCore
 import EscapeJSON
 import EscapeProtocol
-// Foundation only finds the bundled files and reads files; JSON is EscapeJSON's.
-public import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -43,16 +40,15 @@ public enum AdventureLoader {
                 problems: [.init(path: "$", message: "the shipped adventures are not at ../share/efb/adventures")]
             )
         }
-        return try load(from: URL(fileURLWithPath: "\(folder)/\(name).json"))
+        return try load(path: "\(folder)/\(name).json")
     }
 
     /// Reads and validates an adventure file.
     ///
-    /// - Parameter url: The file.
+    /// - Parameter name: The file's path.
     /// - Returns: The validated adventure.
     /// - Throws: ``ContentError`` naming the file, the path inside it and every problem.
-    public static func load(from url: URL) throws(ContentError) -> Adventure {
-        let name = url.path
+    public static func load(path name: String) throws(ContentError) -> Adventure {
         func refuse(_ message: String) -> ContentError {
             ContentError(file: name, problems: [.init(path: "$", message: message)])
         }
@@ -88,7 +84,7 @@ public enum AdventureLoader {
             if count == 0 { break }
             bytes += chunk[..<count]
         }
-        return try decode(Data(bytes), file: name)
+        return try decode(bytes, file: name)
     }
 
     /// Why a file could not be read, in the project's words.
@@ -109,11 +105,11 @@ public enum AdventureLoader {
     /// Validates an adventure held in memory.
     ///
     /// - Parameters:
-    ///   - data: The file's bytes.
+    ///   - data: The file's bytes (an array, `Data`, any collection of bytes).
     ///   - file: The name used in error messages.
     /// - Returns: The validated adventure.
     /// - Throws: ``ContentError`` naming every problem.
-    public static func decode(_ data: Data, file: String) throws(ContentError) -> Adventure {
+    public static func decode(_ data: some Collection<UInt8>, file: String) throws(ContentError) -> Adventure {
         guard data.count <= maximumFileSize else {
             throw ContentError(
                 file: file,
@@ -164,7 +160,7 @@ public enum AdventureLoader {
     }
 
     /// The offset of the first byte that is not part of valid UTF-8, or `nil` when all of it is.
-    private static func invalidUTF8Offset(_ bytes: Data) -> Int? {
+    private static func invalidUTF8Offset(_ bytes: some Collection<UInt8>) -> Int? {
         var offset = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()

@@ -284,7 +284,7 @@ private enum SystemNames {
     }
     let story: Adventure
     do {
-        story = try AdventureLoader.load(from: URL(fileURLWithPath: path))
+        story = try AdventureLoader.load(path: path)
     } catch {
         precondition(!error.problems.isEmpty, "an adventure was refused without a problem")
         return

@@ -226,7 +226,7 @@ struct GameOptions: ParsableArguments {
         let story: Adventure
         do {
             if let adventure {
-                story = try AdventureLoader.load(from: URL(fileURLWithPath: adventure))
+                story = try AdventureLoader.load(path: adventure)
             } else {
                 let locale =
                     locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"

@@ -16,7 +16,7 @@ struct Validate: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+                let adventure = try AdventureLoader.load(path: file)
                 let levels = adventure.chapters.reduce(0) { $0 + $1.levels.count }
                 print(
                     "\(file): ok (\(adventure.chapters.count) chapters, \(levels) levels, locale \(adventure.locale))"

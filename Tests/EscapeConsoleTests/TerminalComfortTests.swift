@@ -125,7 +125,7 @@ struct TerminalComfortTests {
     @Test func theTimeLeftIsANewLineWhileThePlayerTypes() throws {
         // The guide's example: its last room has 75 s of torchlight, said at 60 s and 45 s left.
         let file = packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path
-        let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+        let adventure = try AdventureLoader.load(path: file)
         let game = try SavedGame(at: "room-wheels", of: adventure)
         let terminal = try TmuxTerminal(
             command: efbCommand(

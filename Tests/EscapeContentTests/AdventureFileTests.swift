@@ -17,7 +17,7 @@ struct AdventureFileTests {
 
     private func message(loading url: URL) -> String {
         do {
-            _ = try AdventureLoader.load(from: url)
+            _ = try AdventureLoader.load(path: url.path)
             return "loaded"
         } catch {
             return error.description

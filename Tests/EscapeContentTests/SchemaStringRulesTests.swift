@@ -165,7 +165,7 @@ struct SchemaStringRulesTests {
     @Test(arguments: ["/proc/self/mem", "/nonexistent/adventure.json"])
     func anUnreadableFileIsDescribedInTheProjectsWords(_ path: String) {
         do {
-            _ = try AdventureLoader.load(from: URL(fileURLWithPath: path))
+            _ = try AdventureLoader.load(path: path)
             Issue.record("\(path) loaded")
         } catch {
             let text = "\(error)"

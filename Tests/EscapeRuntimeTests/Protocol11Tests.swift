@@ -13,7 +13,9 @@ import Testing
 @Suite struct Protocol11Tests {
     static let example: Adventure = {
         do {
-            return try AdventureLoader.load(from: packageRoot.appendingPathComponent("docs/examples/lantern-room.json"))
+            return try AdventureLoader.load(
+                path: packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path
+            )
         } catch {
             fatalError("the example adventure must load: \(error)")
         }

@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: files)
     func everyLevelIsSolvableWithTheContentsAnswers(file: String) throws {
-        let adventure = try AdventureLoader.load(from: URL(fileURLWithPath: file))
+        let adventure = try AdventureLoader.load(path: file)
         let session = SessionHost(
             adventure: adventure,
             options: EngineOptions(seed: 7),

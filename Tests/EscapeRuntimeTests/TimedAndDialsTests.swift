@@ -12,7 +12,7 @@ import Testing
     static let adventure: Adventure = {
         do {
             return try AdventureLoader.load(
-                from: packageRoot.appendingPathComponent("docs/examples/lantern-room.json")
+                path: packageRoot.appendingPathComponent("docs/examples/lantern-room.json").path
             )
         } catch {
             fatalError("the example adventure must load: \(error)")
