@@ -14,7 +14,9 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "EscapeFromBlindness",
     products: [
+        // `efb`: the pipe, started in milliseconds; every other command line runs `efb-full`, the whole program.
         .executable(name: "efb", targets: ["efb"]),
+        .executable(name: "efb-full", targets: ["efb-full"]),
         // The game for programs that embed it: adventures, the typed session, saves, the clock (docs/EMBEDDING.md).
         .library(name: "EscapeFromBlindness", targets: ["EscapeFromBlindness"]),
         .library(name: "EscapeCore", targets: ["EscapeCore"]),
@@ -131,12 +133,24 @@ let package = Package(
             resources: [.copy("Page")],
             swiftSettings: strictSettings
         ),
-        // The executable: subcommands and the pipe front end.
+        // What `efb` and `efb-full` share: the game settings, making a game, `efb pipe`'s own command-line
+        // reader and the pipe it starts, the crash line. No Foundation, no ArgumentParser.
+        .target(
+            name: "EscapeLaunch",
+            dependencies: [
+                "EscapeContent", "EscapeCore", "EscapeJSON", "EscapeProtocol", "EscapeRuntime", "EscapeSaves",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `efb`: starts the pipe itself and hands every other command line to `efb-full`.
+        .executableTarget(name: "efb", dependencies: ["EscapeLaunch"], swiftSettings: strictSettings),
+        // `efb-full`: every subcommand, through ArgumentParser, and every front end.
         .executableTarget(
-            name: "efb",
+            name: "efb-full",
             dependencies: [
                 "EscapeCore",
                 "EscapeJSON",
+                "EscapeLaunch",
                 "EscapeProtocol",
                 "EscapeRuntime",
                 "EscapeConsole",
@@ -206,6 +220,7 @@ let package = Package(
             name: "EscapeBrailleTests",
             dependencies: [
                 "EscapeBraille", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+                "efb-full",
                 "EscapeTestSupport", .target(name: "CBrlAPI", condition: .when(traits: ["BrlAPI"])),
             ],
             swiftSettings: strictSettings
@@ -214,6 +229,7 @@ let package = Package(
             name: "EscapeRuntimeTests",
             dependencies: [
                 "EscapeCore", "EscapeJSON", "EscapeRuntime", "EscapeContent", "EscapeProtocol", "EscapeSaves", "efb",
+                "efb-full",
                 "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
@@ -222,8 +238,7 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
-                "EscapeJSON", "EscapeRuntime", "EscapeTestSupport", "efb",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EscapeJSON", "EscapeLaunch", "EscapeRuntime", "EscapeTestSupport", "efb", "efb-full",
             ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -232,6 +247,7 @@ let package = Package(
             name: "EscapeConsoleTests",
             dependencies: [
                 "EscapeConsole", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves", "efb",
+                "efb-full",
                 "EscapeTestSupport", "CEdit",
             ],
             swiftSettings: strictSettings
@@ -240,7 +256,7 @@ let package = Package(
             name: "EscapeSoundTests",
             dependencies: [
                 "EscapeSound", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeConsole",
-                "EscapeBraille", "EscapeSaves", "efb", "EscapeTestSupport",
+                "EscapeBraille", "EscapeSaves", "efb", "efb-full", "EscapeTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -248,7 +264,7 @@ let package = Package(
             name: "EscapeWebTests",
             dependencies: [
                 "EscapeWeb", "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent", "EscapeSaves",
-                "EscapeTestSupport", "efb",
+                "EscapeTestSupport", "efb", "efb-full",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(

@@ -144,7 +144,7 @@ def main():
     parser.add_argument("--efb", default=os.path.join(ROOT, ".build/release/efb"))
     arguments = parser.parse_args()
     if not os.access(arguments.efb, os.X_OK):
-        raise SystemExit(f"{arguments.efb} is not built: swift build -c release --product efb")
+        raise SystemExit(f"{arguments.efb} is not built: swift build -c release (efb and efb-full)")
 
     results = {}
     display = Display()

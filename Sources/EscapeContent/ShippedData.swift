@@ -11,7 +11,8 @@ import Darwin
 /// The data is looked up relative to the running executable's own path (symbolic links resolved), so one
 /// rule serves every way the game is run:
 /// - installed (by the Debian package, or under any prefix, or from an extracted tree), the data is at
-///   `../share/efb/` from the binary: `/usr/bin/efb` reads `/usr/share/efb/adventures/en.json`;
+///   `../share/efb/` from the binary: `/usr/bin/efb` reads `/usr/share/efb/adventures/en.json`; the
+///   whole program, `efb-full`, is installed at `PREFIX/libexec/efb/` and reads `../../share/efb/`;
 /// - built by SwiftPM, the data is in the resource bundles SwiftPM copies beside the binary (and beside
 ///   the test bundle), such as `.build/debug/EscapeFromBlindness_EscapeContent.resources/Adventures/`.
 ///
@@ -57,7 +58,8 @@ public enum ShippedData {
     }
 
     /// The folder holding `kind` for the executable at `executable`: `../share/efb/NAME` from its folder
-    /// when that folder exists, else SwiftPM's resource folder beside it, else `nil`.
+    /// when that folder exists, else `../../share/efb/NAME` (from `PREFIX/libexec/efb`), else SwiftPM's
+    /// resource folder beside it, else `nil`.
     ///
     /// - Parameters:
     ///   - kind: The data wanted.
@@ -69,6 +71,7 @@ public enum ShippedData {
         let directory = parent(of: binary)
         let candidates = [
             normalized("\(directory)/../share/efb/\(kind.installedName)"),
+            normalized("\(directory)/../../share/efb/\(kind.installedName)"),
             "\(directory)/\(kind.builtPath)",
         ]
         return candidates.first(where: isDirectory)

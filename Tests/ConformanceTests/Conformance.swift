@@ -1,11 +1,9 @@
-import ArgumentParser
 import EscapeJSON
+import EscapeLaunch
 import EscapeRuntime
 import EscapeTestSupport
 import Foundation
 import Testing
-
-@testable import efb
 
 #if canImport(Glibc)
 import Glibc
@@ -141,9 +139,9 @@ enum EFB {
     /// Whether every game runs as a process of the built `efb` (`EFB_CONFORMANCE_PROCESS=1`).
     static let throughProcesses = ProcessInfo.processInfo.environment["EFB_CONFORMANCE_PROCESS"] == "1"
 
-    /// Runs `efb pipe` with `arguments` in this process, as the program does: the options parsed and
-    /// the game made by the program's own code, then ``PipeFrontEnd`` on one event loop, reading `input`
-    /// from a pipe and writing to another.
+    /// Runs `efb pipe` with `arguments` in this process, as the program does: the options read and
+    /// the game made by the program's own code (``PipeCommandLine``, ``GameSettings``), then
+    /// ``PipeFrontEnd`` on one event loop, reading `input` from a pipe and writing to another.
     ///
     /// - Returns: What it wrote and its status (0; what `makeHost` reports is its standard error); `nil`
     ///   for anything but `pipe`, options the program refuses, or a game that cannot start, which the
@@ -153,17 +151,17 @@ enum EFB {
         input: [UInt8]
     ) throws -> (stdout: [UInt8], status: Int32, stderr: String)? {
         guard arguments.first == "pipe",
-            let command = try? efb.Pipe.parse(Array(arguments.dropFirst()))
+            let command = PipeCommandLine(arguments: arguments, standardInputIsTerminal: false)
         else { return nil }
         var stderr = ""
         let host: any GameHost
         if command.games > 1 {
-            guard let pool = try? command.game.makePool(games: command.games, report: { stderr += $0 }) else {
+            guard let pool = try? command.settings.makePool(games: command.games, report: { stderr += $0 }) else {
                 return nil
             }
             host = pool
         } else {
-            guard let game = try? command.game.makeHost(whenLocked: .readOnly, report: { stderr += $0 }) else {
+            guard let game = try? command.settings.makeHost(whenLocked: .readOnly, report: { stderr += $0 }) else {
                 return nil
             }
             host = game

@@ -1,11 +1,9 @@
-import ArgumentParser
 import EscapeJSON
+import EscapeLaunch
 import EscapeRuntime
 import EscapeTestSupport
 import Foundation
 import Testing
-
-@testable import efb
 
 /// §13 Many games in one engine (`efb pipe --games N`).
 @Suite struct S13GamesTests {
@@ -49,8 +47,10 @@ import Testing
     /// a later game's deadline with the first game's time and woke early, spinning until it was due.
     @Test("§13 the games share one clock")
     func theGamesShareOneClock() throws {
-        let command = try efb.Pipe.parse(["--games", "200"])
-        let pool = try command.game.makePool(games: 200, report: { _ in })
+        let command = try #require(
+            PipeCommandLine(arguments: ["pipe", "--games", "200"], standardInputIsTerminal: false)
+        )
+        let pool = try command.settings.makePool(games: 200, report: { _ in })
         let first = pool.hosts[0].now
         let last = pool.hosts[199].now
         #expect(abs(last - first) < 5, "game 199's clock reads \(last - first) ms from game 0's")

@@ -26,6 +26,16 @@ import Testing
         #expect(ShippedData.folder(.page, forExecutable: "\(root)/bin/efb") == "\(root)/share/efb/web")
     }
 
+    @Test func theWholeProgramInLibexecFindsTheDataInShareEfb() throws {
+        let root = try tree(["share/efb/adventures", "share/efb/web", "libexec/efb"])
+        #expect(
+            ShippedData.folder(.adventures, forExecutable: "\(root)/libexec/efb/efb-full")
+                == "\(root)/share/efb/adventures"
+        )
+        #expect(ShippedData.folder(.page, forExecutable: "\(root)/libexec/efb/efb-full") == "\(root)/share/efb/web")
+        #expect(ShippedData.folder(.sounds, forExecutable: "\(root)/libexec/efb/efb-full") == nil)
+    }
+
     @Test func aBuiltBinaryFindsSwiftPMsResourceFoldersBesideItself() throws {
         let root = try tree([
             "bin/EscapeFromBlindness_EscapeContent.resources/Adventures",

@@ -87,4 +87,48 @@ struct RelocatedEFBTests {
         #expect(result.stderr.contains("the adventure cannot be played"), "\(result.stderr)")
         #expect(result.stderr.contains("../share/efb/adventures"), "\(result.stderr)")
     }
+
+    @Test func aRelocatedEFBRunsTheWholeProgramFromLibexecWithTheSameData() throws {
+        let efb = try relocatedEFB()
+        let prefix = efb.deletingLastPathComponent().deletingLastPathComponent()
+        let libexec = prefix.appendingPathComponent("libexec/efb")
+        try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: efbExecutable.deletingLastPathComponent().appendingPathComponent("efb-full"),
+            to: libexec.appendingPathComponent("efb-full")
+        )
+        let adventures = prefix.appendingPathComponent("share/efb/adventures")
+        try FileManager.default.createDirectory(at: adventures, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: packageRoot.appendingPathComponent("docs/examples/lantern-room.json"),
+            to: adventures.appendingPathComponent("en.json")
+        )
+        // `validate` is the whole program's: efb runs it from ../libexec/efb, with the same arguments.
+        let checked = try run(efb, ["validate", adventures.appendingPathComponent("en.json").path], input: "")
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.contains(": ok (1 chapters, 5 levels"), "\(checked.stdout)")
+        // Help and refusals of the pipe's options are ArgumentParser's, from the whole program.
+        let help = try run(efb, ["pipe", "--help"], input: "")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: efb pipe"), "\(help.stdout.prefix(300))")
+        let refused = try run(efb, ["pipe", "--games", "0"], input: "")
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--games must be between 1 and"), "\(refused.stderr)")
+        // The whole program finds the data at ../../share/efb: it plays the adventure installed there.
+        let played = try run(
+            efb,
+            ["pipe", "--memory-save", "--locale", "en", "--seed", "1", "--seed", "2"],
+            input: "{\"type\":\"hello\",\"id\":1}\n"
+        )
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("\"title\":\"The Lantern Room\""), "\(played.stdout.prefix(300))")
+    }
+
+    @Test func withoutTheWholeProgramEfbSaysWhereItLookedAndStillPipes() throws {
+        let efb = try relocatedEFB()
+        let result = try run(efb, ["--version"], input: "")
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("efb-full"), "\(result.stderr)")
+        #expect(result.stderr.contains("libexec/efb/efb-full"), "\(result.stderr)")
+    }
 }

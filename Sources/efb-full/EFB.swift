@@ -1,5 +1,11 @@
 import ArgumentParser
-import Foundation
+import EscapeLaunch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `efb`: Escape From Blindness, an escape-room adventure for players of assistive technology.
 @main
@@ -19,18 +25,11 @@ struct EFB: ParsableCommand {
 
     /// Picks the default subcommand by standard input: `play` at a terminal, `pipe` (the default) otherwise.
     static func main() {
-        let environment = ProcessInfo.processInfo.environment
-        let language = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        let language = ProcessEnvironment.messageLocale(in: ProcessEnvironment.current)
         CrashLine.install(french: language?.hasPrefix("fr") == true)
         var arguments = Array(CommandLine.arguments.dropFirst())
-        let topLevel = [
-            "-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help",
-        ]
         // A first argument that is a word (a subcommand, or `help`) or a top-level flag chooses for itself.
-        let chosen = arguments.first.map { first in
-            !first.hasPrefix("-") || topLevel.contains { first == $0 || first.hasPrefix($0 + "=") }
-        }
-        if isatty(0) == 1 && chosen != true { arguments.insert("play", at: 0) }
+        if isatty(0) == 1 && !PipeCommandLine.choosesForItself(arguments.first) { arguments.insert("play", at: 0) }
         main(arguments)
     }
 }

@@ -1,0 +1,52 @@
+import EscapeContent
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `efb-full`: the whole program (every front end, ArgumentParser's help and messages), which `efb`
+/// runs in its own place for every command line but the pipe's.
+///
+/// `efb` itself links none of it, nor Foundation, so the pipe starts in a few milliseconds with a few
+/// MiB; the whole program is found beside `efb` (a build folder, or an unpacked tree) or where the
+/// Debian package installs it, `../libexec/efb/efb-full` from `/usr/bin/efb`.
+public enum FullProgram {
+    /// The whole program's file name.
+    public static let name = "efb-full"
+
+    /// Where the whole program may be for an `efb` at `executable`, in the order they are tried.
+    ///
+    /// - Parameter executable: `efb`'s own path, links resolved.
+    /// - Returns: Beside it, then `../libexec/efb/` from its folder.
+    public static func candidates(forExecutable executable: String) -> [String] {
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        return ["\(folder)/\(name)", "\(folder)/../libexec/efb/\(name)"]
+    }
+
+    /// Replaces this process with the whole program, given `arguments` (without the program's name).
+    ///
+    /// When it cannot be started, says so on standard error and ends with status 69 (EX_UNAVAILABLE).
+    public static func exec(arguments: [String]) -> Never {
+        let places = ShippedData.executablePath.map(candidates(forExecutable:)) ?? []
+        // The program's name stays what the person typed: messages and help say `efb`.
+        let argv = [CommandLine.arguments.first ?? "efb"] + arguments
+        for place in places where access(place, X_OK) == 0 {
+            var pointers = argv.map { strdup($0) }
+            pointers.append(nil)
+            execv(place, pointers)
+            let problem = String(cString: strerror(errno))
+            StandardError.write("efb: cannot start \(place): \(problem).\n")
+            exit(69)
+        }
+        let looked = places.isEmpty ? "" : " (looked for \(places.joined(separator: " and ")))"
+        StandardError.write(
+            "efb: everything but `efb pipe` is played by \(name), which is not installed beside efb\(looked). "
+                + "Reinstall the package, or build it: swift build --product \(name).\n"
+        )
+        exit(69)
+    }
+}

@@ -1,0 +1,182 @@
+import EscapeContent
+public import EscapeCore
+public import EscapeRuntime
+import EscapeSaves
+
+/// The choices that make a game, whichever way it is played: what `efb`'s game options say.
+///
+/// `efb` reads them from its command line: the pipe's own reader (``PipeCommandLine``) and
+/// ArgumentParser's `GameOptions` for every front end. Both make their game here, so a game is set up
+/// one way.
+public struct GameSettings: Hashable, Sendable {
+    /// The clock a game keeps time with.
+    public enum Clock: String, Hashable, Sendable, CaseIterable {
+        /// The monotonic clock.
+        case real
+        /// Time moves only with the `wait` command.
+        case virtual
+    }
+
+    /// Seed of the generator that shuffles answers.
+    public var seed: UInt64 = 1
+    /// The clock.
+    public var clock = Clock.real
+    /// The save file; `nil` for the default path.
+    public var save: String?
+    /// Progress kept in memory only.
+    public var memorySave = false
+    /// Play from a save another game is using, without saving.
+    public var readOnlySave = false
+    /// The adventure's language; `nil` for the environment's.
+    public var locale: String?
+    /// An adventure file instead of the shipped one.
+    public var adventure: String?
+    /// Time between two hints unlocking.
+    public var hintInterval = HintInterval.standard
+    /// Every hint unlocked as soon as a level starts.
+    public var hintsAtOnce = false
+    /// Timed levels played without a clock.
+    public var noTimePressure = false
+
+    /// The default game.
+    public init() {}
+
+    /// Why these settings cannot make a game, as a sentence naming the options; `nil` when they can.
+    public var problem: String? {
+        if memorySave && save != nil { return "--save and --memory-save cannot be used together." }
+        return hintInterval.problem
+    }
+
+    /// What to say, once, when the game ships no adventure in `locale`'s language; `nil` when it does,
+    /// or when `locale` names no language (`C`, `POSIX`, empty), which plays in English without a word.
+    ///
+    /// - Parameter locale: The locale asked for, by `--locale` or the environment.
+    /// - Returns: The line for standard error, with the languages there are.
+    public static func unknownLocaleWarning(_ locale: String) -> String? {
+        let language = String(locale.prefix { $0.isLetter })
+        guard AdventureLoader.bundledLocale(for: locale) == nil, !language.isEmpty, language != "C",
+            language != "POSIX"
+        else { return nil }
+        let available = AdventureLoader.bundledLocales.joined(separator: ", ")
+        return "efb: there is no adventure in \"\(locale)\"; playing in English. Available: \(available).\n"
+    }
+
+    /// The engine's options these settings give.
+    public var engineOptions: EngineOptions {
+        EngineOptions(
+            hintInterval: hintInterval.milliseconds ?? HintInterval.range.lowerBound,
+            hintsAtOnce: hintsAtOnce,
+            seed: seed,
+            timePressure: !noTimePressure
+        )
+    }
+
+    /// A new clock of the kind chosen.
+    public func makeClock() -> any GameClock {
+        clock == .virtual ? VirtualClock() : MonotonicClock()
+    }
+
+    /// Loads the adventure and opens the save: a game ready to start.
+    ///
+    /// - Parameters:
+    ///   - whenLocked: What to do when another game holds the save; `nil` follows `readOnlySave`
+    ///     (refuse without it).
+    ///   - environment: The process environment (the default save's path, the locale).
+    ///   - report: Where its messages go, each ending with a newline.
+    /// - Throws: ``LaunchFailure`` with status 65 when the adventure cannot be played, 64 when the save
+    ///   is not one, 75 when another game holds it (unless read-only), each after a plain message.
+    /// - Returns: The game, its save opened.
+    public func makeHost(
+        whenLocked: SaveKeeper.WhenLocked? = nil,
+        environment: [String: String] = ProcessEnvironment.current,
+        report: (String) -> Void = StandardError.write
+    ) throws(LaunchFailure) -> SessionHost {
+        let story = try loadAdventure(environment: environment, report: report)
+        let keeper: SaveKeeper
+        let startup: SaveStartup
+        do {
+            let store: any SaveStore =
+                try memorySave
+                ? InMemorySaveStore()
+                : save.map { path throws(SaveError) in try FileSaveStore(checking: path) }
+                    ?? FileSaveStore(path: FileSaveStore.defaultPath(environment: environment), makesParents: true)
+            keeper = SaveKeeper(store: store)
+            startup = try keeper.open(for: story, whenLocked: whenLocked ?? (readOnlySave ? .readOnly : .refuse))
+        } catch SaveError.notASave(let path, let reason) {
+            // Not ours: left untouched, and no game starts with it (EX_USAGE).
+            report(
+                """
+                efb: \(path) cannot be used as the save: \(reason).
+                It was left untouched. Give --save the path of a new file or of a save of this game.
+
+                """
+            )
+            throw LaunchFailure(status: 64)
+        } catch SaveError.locked(let path) {
+            report(
+                """
+                efb: another game is already playing with the save (file \(path)).
+                Finish that game first, or start this one with --read-only-save (it will not be saved) \
+                or with --save OTHER-FILE.
+
+                """
+            )
+            throw LaunchFailure(status: 75)
+        } catch {
+            report("efb: \(error)\n")
+            throw LaunchFailure(status: 64)
+        }
+        return SessionHost(
+            adventure: story,
+            options: engineOptions,
+            keeper: keeper,
+            startup: startup,
+            clock: makeClock()
+        )
+    }
+
+    /// `count` games in one pool, each with its progress in memory; game `i` shuffles with the seed
+    /// plus `i`.
+    ///
+    /// - Throws: ``LaunchFailure`` with status 65 when the adventure cannot be played.
+    public func makePool(
+        games count: Int,
+        environment: [String: String] = ProcessEnvironment.current,
+        report: (String) -> Void = StandardError.write
+    ) throws(LaunchFailure) -> GamePool {
+        let story = try loadAdventure(environment: environment, report: report)
+        // One clock for every game: the pool's deadlines are compared on one scale.
+        let shared = makeClock()
+        let hosts = (0..<count).map { number in
+            var options = engineOptions
+            options.seed = seed &+ UInt64(number)
+            return SessionHost(adventure: story, options: options, store: InMemorySaveStore(), clock: shared)
+        }
+        return GamePool(hosts: hosts)
+    }
+
+    /// The adventure to play: the file given, or the shipped one in the locale asked for.
+    private func loadAdventure(
+        environment: [String: String],
+        report: (String) -> Void
+    ) throws(LaunchFailure) -> Adventure {
+        do {
+            if let adventure { return try AdventureLoader.load(path: adventure) }
+            let locale = locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+            if let warning = Self.unknownLocaleWarning(locale) { report(warning) }
+            return try AdventureLoader.bundled(locale: locale)
+        } catch {
+            report("efb: the adventure cannot be played:\n\(error)\n")
+            throw LaunchFailure(status: 65)
+        }
+    }
+}
+
+/// A game that could not start: its message was reported; the process ends with `status`.
+public struct LaunchFailure: Error, Hashable, Sendable {
+    /// The exit status (sysexits: 64 usage, 65 data, 69 unavailable, 75 try again).
+    public let status: Int32
+
+    /// A failure ending with `status`.
+    public init(status: Int32) { self.status = status }
+}

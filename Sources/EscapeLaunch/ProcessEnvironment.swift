@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's environment variables, read from `environ` (no Foundation).
+public enum ProcessEnvironment {
+    /// Every variable, by name; of a name given twice, the first (as `getenv` finds it).
+    public static var current: [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// The language messages are said in: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set
+    /// and not empty.
+    public static func messageLocale(in environment: [String: String]) -> String? {
+        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+    }
+}
+
+/// Standard error, where every message for people goes (standard output carries protocol lines only).
+public enum StandardError {
+    /// Writes `text` whole (retried after signals and short writes); a closed standard error loses it.
+    public static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { systemWrite(2, $0 + offset, buffer.count - offset) } ?? 0
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+/// `write(2)`, under a name the method above does not shadow.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
