@@ -26,7 +26,8 @@ e. Instructions per command under valgrind's callgrind (a count, not a time: the
 
 Prints a Markdown table with the machine (nproc, CPU model, kernel), the date and the ratios.
 Needs: python3 (standard library), jq (`apt-get install jq`), cat, a release build of efb
-(default: $EFB_BINARY, else .build/release/efb).
+(default: $EFB_BINARY, else .build/release/efb): scripts/build-release builds it as the Debian package
+links it.
 """
 
 import argparse
@@ -661,9 +662,9 @@ def main():
     )
     report.append(
         f"- Memory at efb's peak (VmHWM read before the end of input): {mib(memory.get('RssAnon', 0)):.1f} MiB "
-        f"anonymous, {mib(memory.get('RssFile', 0)):.1f} MiB file-backed (the mapped Swift runtime and "
-        f"Foundation libraries). ru_maxrss is measured through /usr/bin/time, because a child of this "
-        f"Python process would count Python's own pages, copied at fork, as its own."
+        f"anonymous, {mib(memory.get('RssFile', 0)):.1f} MiB file-backed (the pages of efb's own file and "
+        f"of the C libraries it links that were touched). ru_maxrss is measured through /usr/bin/time, "
+        f"because a child of this Python process would count Python's own pages, copied at fork, as its own."
     )
     report.append(
         f"- Cold start includes Python's fork and exec; min {min(cold):.1f} ms. "
