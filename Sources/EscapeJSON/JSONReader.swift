@@ -183,7 +183,8 @@ public struct JSONReader {
     private mutating func readObject() throws(JSONReadError) -> JSONValue {
         try enter()
         index += 1
-        var object: [String: JSONValue] = [:]
+        // Room for a command line's keys, so the first few do not each grow the table.
+        var object = [String: JSONValue](minimumCapacity: 8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
