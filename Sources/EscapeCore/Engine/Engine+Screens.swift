@@ -53,14 +53,17 @@ extension Engine {
             )
         case .level(let position, let levelState):
             let level = level(at: position)
+            let puzzle = kindElements(level.puzzle, levelState.puzzle)
+            var elements: [Element] = []
+            elements.reserveCapacity(puzzle.count + 2)
+            elements.append(Element(id: Self.titleID, label: level.title, traits: [.header]))
+            elements.append(Element(id: Self.storyID, label: level.story, traits: [.staticText]))
+            elements.append(contentsOf: puzzle)
             return Screen(
                 id: "level-\(level.id)",
                 kind: .level,
                 title: level.title,
-                elements: [
-                    Element(id: Self.titleID, label: level.title, traits: [.header]),
-                    Element(id: Self.storyID, label: level.story, traits: [.staticText]),
-                ] + kindElements(level.puzzle, levelState.puzzle),
+                elements: elements,
                 magicTap: type(of: level.puzzle.content).magicTapTries
                     ? ScreenGesture(action: .tryPuzzle, label: messages.tryGesture ?? messages.hintGesture)
                     : ScreenGesture(action: .hint, label: messages.hintGesture),

@@ -18,10 +18,15 @@ extension DialsPuzzle: LevelKind {
 
     /// The prompt, the dials with their values, the button that tries.
     public func elements(_ state: State, messages: Messages) -> [Element] {
-        [Element(id: Engine.promptID, label: prompt, traits: [.staticText])]
-            + zip(dials, state).map { dial, value in
-                Element(id: dial.id, label: dial.label, value: dial.values[value], traits: [.adjustable])
-            } + [Element(id: Engine.tryID, label: tryButton, traits: [.button])]
+        // Made in place: the screen is made anew after each turn of a dial.
+        var elements: [Element] = []
+        elements.reserveCapacity(dials.count + 2)
+        elements.append(Element(id: Engine.promptID, label: prompt, traits: [.staticText]))
+        for (dial, value) in zip(dials, state) {
+            elements.append(Element(id: dial.id, label: dial.label, value: dial.values[value], traits: [.adjustable]))
+        }
+        elements.append(Element(id: Engine.tryID, label: tryButton, traits: [.button]))
+        return elements
     }
 
     /// Adjusting a dial turns it one step, wrapping, and says its value; trying judges the combination.

@@ -17,7 +17,13 @@ extension RotorPuzzle: LevelKind {
 
     /// The clues, then the door with the chosen code as its value.
     public func elements(_ state: State, messages: Messages) -> [Element] {
-        clues.indices.map { Element(id: "clue-\($0 + 1)", label: clues[$0], traits: [.staticText]) } + [
+        // Made in place: the screen is made anew after each turn of the rotor.
+        var elements: [Element] = []
+        elements.reserveCapacity(clues.count + 1)
+        for (index, clue) in clues.enumerated() {
+            elements.append(Element(id: "clue-\(index + 1)", label: clue, traits: [.staticText]))
+        }
+        elements.append(
             Element(
                 id: Engine.doorID,
                 label: door,
@@ -25,7 +31,8 @@ extension RotorPuzzle: LevelKind {
                 traits: [.button],
                 rotors: [rotor, clueRotor]
             )
-        ]
+        )
+        return elements
     }
 
     private func entries(_ rotorIndex: Int) -> [String] { rotorIndex == 0 ? codes : clues }
