@@ -34,17 +34,20 @@ public enum FullProgram {
         let places = ShippedData.executablePath.map(candidates(forExecutable:)) ?? []
         // The program's name stays what the person typed: messages and help say `efb`.
         let argv = [CommandLine.arguments.first ?? "efb"] + arguments
-        for place in places where access(place, X_OK) == 0 {
+        for place in places where access(place, F_OK) == 0 {
             var pointers = argv.map { strdup($0) }
             pointers.append(nil)
             execv(place, pointers)
             let problem = String(cString: strerror(errno))
-            StandardError.write("efb: cannot start \(place): \(problem).\n")
+            StandardError.write(
+                "efb: cannot start \(place), the whole program, which answers this command line: \(problem).\n"
+            )
             exit(69)
         }
         let looked = places.isEmpty ? "" : " (looked for \(places.joined(separator: " and ")))"
         StandardError.write(
-            "efb: everything but `efb pipe` is played by \(name), which is not installed beside efb\(looked). "
+            "efb: this command line is answered by \(name), the whole program (efb itself only starts a plain "
+                + "`efb pipe`), and it is not installed beside efb\(looked). "
                 + "Reinstall the package, or build it: swift build --product \(name).\n"
         )
         exit(69)

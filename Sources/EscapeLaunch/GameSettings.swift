@@ -161,7 +161,11 @@ public struct GameSettings: Hashable, Sendable {
         report: (String) -> Void
     ) throws(LaunchFailure) -> Adventure {
         do {
-            if let adventure { return try AdventureLoader.load(path: adventure) }
+            if let adventure {
+                return try AdventureLoader.load(
+                    path: ProcessEnvironment.expandingTilde(adventure, environment: environment)
+                )
+            }
             let locale = locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
             if let warning = Self.unknownLocaleWarning(locale) { report(warning) }
             return try AdventureLoader.bundled(locale: locale)

@@ -17,8 +17,8 @@ import Darwin
 /// ``FullProgram``), so bots and embedders, who start an engine per game or per worker, do not pay for
 /// the terminal, Braille, web and argument-parsing code. The reading here accepts only command lines it
 /// reads exactly as the whole program's ArgumentParser does (a test compares the two on thousands of
-/// command lines); anything else (help, an unknown word, a repeated option, a value that is refused)
-/// gets `nil`, and the whole program answers it with ArgumentParser's own messages.
+/// command lines); anything else (help, an unknown word, a value that is refused) gets `nil`, and the
+/// whole program answers it with ArgumentParser's own messages.
 public struct PipeCommandLine: Hashable, Sendable {
     /// The most games one pipe hosts.
     public static let maximumGames = GamePool.maximumGames
@@ -70,7 +70,7 @@ public struct PipeCommandLine: Hashable, Sendable {
     ///   - standardInputIsTerminal: Whether standard input is a terminal (no subcommand then plays there).
     ///
     /// `nil` when the arguments do something else, or anything the whole program should answer (help,
-    /// an unknown or repeated option, a value it refuses).
+    /// an unknown option, a value it refuses).
     public init?(arguments: [String], standardInputIsTerminal: Bool) {
         let options: ArraySlice<String>
         if arguments.first == "pipe" {
@@ -90,18 +90,17 @@ public struct PipeCommandLine: Hashable, Sendable {
         "--no-time-pressure": \.noTimePressure,
     ]
 
-    /// The options of `efb pipe`, or `nil` for anything but options of its own, each once, with values
-    /// that are used as they are given.
+    /// The options of `efb pipe`, or `nil` for anything but options of its own with usable values.
+    ///
+    /// An option given twice keeps its last value, as in ArgumentParser.
     private static func read(_ options: ArraySlice<String>) -> Self? {
         var settings = GameSettings()
         var games = 1
-        var seen: Set<Substring> = []
         var rest = options
         while let word = rest.popFirst() {
             guard word.hasPrefix("--") else { return nil }
             let equals = word.firstIndex(of: "=")
             let name = word[..<(equals ?? word.endIndex)]
-            guard seen.insert(name).inserted else { return nil }
             // A value: after `=`, or the next argument unless it looks like an option.
             func value() -> String? {
                 if let equals { return String(word[word.index(after: equals)...]) }

@@ -23,6 +23,30 @@ public enum ProcessEnvironment {
         return variables
     }
 
+    /// `path` with a leading `~` (the user's home: `HOME`, else the password database) or `~user`
+    /// replaced, as a shell does and as efb did through Foundation's file URLs: `--adventure=~/x.json`
+    /// reaches efb with its tilde, which the shell only expands at the start of a word.
+    ///
+    /// - Parameters:
+    ///   - path: A path as given on the command line.
+    ///   - environment: The process environment.
+    /// - Returns: The path, its tilde replaced; unchanged when it has none or names no known user.
+    public static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+        guard path.hasPrefix("~") else { return path }
+        let slash = path.firstIndex(of: "/") ?? path.endIndex
+        let user = path[path.index(after: path.startIndex)..<slash]
+        let home: String?
+        if user.isEmpty {
+            home =
+                environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) }
+        } else {
+            home = getpwnam(String(user)).map { String(cString: $0.pointee.pw_dir) }
+        }
+        guard let home else { return path }
+        return home + path[slash...]
+    }
+
     /// The language messages are said in: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set
     /// and not empty.
     public static func messageLocale(in environment: [String: String]) -> String? {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EscapeContent
 import EscapeCore
+import EscapeLaunch
 import Foundation
 
 /// `efb validate FILE...`: checks adventure files and reports every problem with its path.
@@ -14,9 +15,12 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         var failed = false
+        let environment = ProcessEnvironment.current
         for file in files {
             do {
-                let adventure = try AdventureLoader.load(path: file)
+                let adventure = try AdventureLoader.load(
+                    path: ProcessEnvironment.expandingTilde(file, environment: environment)
+                )
                 let levels = adventure.chapters.reduce(0) { $0 + $1.levels.count }
                 print(
                     "\(file): ok (\(adventure.chapters.count) chapters, \(levels) levels, locale \(adventure.locale))"

@@ -74,7 +74,7 @@ import Testing
 
     @Test func aCommandLineThatIsNotThePipesGoesToTheWholeProgram() {
         for arguments in [
-            ["play"], ["pipe", "--help"], ["--version"], ["pipe", "--seed", "1", "--seed", "2"], ["pipe", "extra"],
+            ["play"], ["pipe", "--help"], ["--version"], ["pipe", "extra"],
             ["pipe", "--clock", "sundial"], ["pipe", "--games", "0"], ["pipe", "--memory-save", "--save", "p.json"],
             ["pipe", "--hint-interval", "0.0009"], ["pipe", "--seed"], ["pipe", "--save", "-"], ["help", "pipe"],
         ] {
@@ -85,5 +85,28 @@ import Testing
         #expect(PipeCommandLine(arguments: ["--seed", "3"], standardInputIsTerminal: true) == nil)
         #expect(PipeCommandLine(arguments: ["pipe"], standardInputIsTerminal: true) != nil)
         #expect(PipeCommandLine(arguments: [], standardInputIsTerminal: false) == PipeCommandLine(settings: .init()))
+    }
+
+    @Test func anOptionGivenTwiceKeepsItsLastValueAsInArgumentParser() throws {
+        let arguments = ["pipe", "--locale", "en", "--hints-at-once", "--locale=fr", "--hints-at-once", "--seed", "4"]
+        let read = try #require(PipeCommandLine(arguments: arguments, standardInputIsTerminal: false))
+        #expect(read.settings.locale == "fr")
+        #expect(read.settings.hintsAtOnce)
+        #expect(read == Self.parsedByArgumentParser(arguments))
+    }
+
+    @Test func aTildeAtTheStartOfAPathIsTheHomeFolderAsItWasThroughFoundation() {
+        let environment = ["HOME": "/home/player"]
+        #expect(ProcessEnvironment.expandingTilde("~", environment: environment) == "/home/player")
+        #expect(
+            ProcessEnvironment.expandingTilde("~/games/a.json", environment: environment) == "/home/player/games/a.json"
+        )
+        #expect(ProcessEnvironment.expandingTilde("a~/b.json", environment: environment) == "a~/b.json")
+        #expect(ProcessEnvironment.expandingTilde("/x/~/b.json", environment: environment) == "/x/~/b.json")
+        #expect(ProcessEnvironment.expandingTilde("~root/a.json", environment: environment) == "/root/a.json")
+        #expect(
+            ProcessEnvironment.expandingTilde("~no-such-player-here/a.json", environment: environment)
+                == "~no-such-player-here/a.json"
+        )
     }
 }

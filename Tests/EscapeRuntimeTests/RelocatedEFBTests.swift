@@ -19,11 +19,13 @@ struct RelocatedEFBTests {
     private func run(
         _ binary: URL,
         _ arguments: [String],
-        input: String
+        input: String,
+        environment: [String: String] = [:]
     ) throws -> (stdout: String, stderr: String, status: Int32) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
@@ -114,21 +116,57 @@ struct RelocatedEFBTests {
         let refused = try run(efb, ["pipe", "--games", "0"], input: "")
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--games must be between 1 and"), "\(refused.stderr)")
-        // The whole program finds the data at ../../share/efb: it plays the adventure installed there.
+        // The whole program itself finds the data at ../../share/efb: it plays the adventure installed there.
         let played = try run(
-            efb,
-            ["pipe", "--memory-save", "--locale", "en", "--seed", "1", "--seed", "2"],
+            libexec.appendingPathComponent("efb-full"),
+            ["pipe", "--memory-save", "--locale", "en"],
             input: "{\"type\":\"hello\",\"id\":1}\n"
         )
         #expect(played.status == 0, "\(played.stderr)")
         #expect(played.stdout.contains("\"title\":\"The Lantern Room\""), "\(played.stdout.prefix(300))")
     }
 
-    @Test func withoutTheWholeProgramEfbSaysWhereItLookedAndStillPipes() throws {
+    @Test func withoutTheWholeProgramEfbSaysWhereItLooked() throws {
         let efb = try relocatedEFB()
         let result = try run(efb, ["--version"], input: "")
         #expect(result.status == 69)
         #expect(result.stderr.contains("efb-full"), "\(result.stderr)")
         #expect(result.stderr.contains("libexec/efb/efb-full"), "\(result.stderr)")
+    }
+
+    /// Before: a whole program there but not executable was said not to be installed.
+    @Test func aWholeProgramThatCannotRunIsSaidToBeThereButNotStartable() throws {
+        let efb = try relocatedEFB()
+        let full = efb.deletingLastPathComponent().appendingPathComponent("efb-full")
+        try Data("not a program".utf8).write(to: full)
+        let result = try run(efb, ["--version"], input: "")
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot start \(full.path)"), "\(result.stderr)")
+        #expect(result.stderr.contains("ermission denied"), "\(result.stderr)")
+    }
+
+    /// Before: `--adventure=~/file` (a tilde the shell leaves as it is) was no longer the home folder's
+    /// file once efb read its own command line without Foundation.
+    @Test func anAdventureUnderTheHomeFolderIsFoundThroughATilde() throws {
+        let home = try temporaryFolder("home")
+        try FileManager.default.copyItem(
+            at: packageRoot.appendingPathComponent("docs/examples/lantern-room.json"),
+            to: home.appendingPathComponent("lantern.json")
+        )
+        let result = try run(
+            efbExecutable,
+            ["pipe", "--memory-save", "--adventure=~/lantern.json"],
+            input: "{\"type\":\"hello\",\"id\":1}\n",
+            environment: ["HOME": home.path]
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"title\":\"The Lantern Room\""), "\(result.stdout.prefix(300))")
+        let checked = try run(
+            efbExecutable,
+            ["validate", "~/lantern.json"],
+            input: "",
+            environment: ["HOME": home.path]
+        )
+        #expect(checked.status == 0, "\(checked.stderr)")
     }
 }
