@@ -766,6 +766,9 @@ class InterfaceTests(unittest.TestCase):
         os.makedirs(os.path.join(folder, "bin"))
         binary = os.path.join(folder, "bin", "efb")
         subprocess.run(["cp", OPTIONS["binary"], binary], check=True)
+        # efb runs the whole program beside it for `web`.
+        whole = os.path.join(os.path.dirname(os.path.realpath(OPTIONS["binary"])), "efb-full")
+        subprocess.run(["cp", whole, os.path.join(folder, "bin", "efb-full")], check=True)
         result = subprocess.run([binary, "web", "--port", "0", "--memory-save"], stdin=subprocess.DEVNULL,
                                 capture_output=True, timeout=60)
         self.assertEqual(result.returncode, 72, result.stderr.decode())
