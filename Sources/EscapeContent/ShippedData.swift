@@ -94,7 +94,7 @@ public enum ShippedData {
     }
 
     /// The folder `path` is in (`/` for a file at the root, `.` for a bare name).
-    private static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

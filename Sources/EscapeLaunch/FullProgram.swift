@@ -23,7 +23,7 @@ public enum FullProgram {
     /// - Parameter executable: `efb`'s own path, links resolved.
     /// - Returns: Beside it, then `../libexec/efb/` from its folder.
     public static func candidates(forExecutable executable: String) -> [String] {
-        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        let folder = ShippedData.parent(of: executable)
         return ["\(folder)/\(name)", "\(folder)/../libexec/efb/\(name)"]
     }
 

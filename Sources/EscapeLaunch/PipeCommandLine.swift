@@ -148,15 +148,19 @@ public struct PipeCommandLine: Hashable, Sendable {
     /// Plays: the game (or games) set up, the stop signals caught, the pipe on standard input and output
     /// until the end of input, `quit` or a stop signal.
     ///
+    /// - Parameter environment: The process environment, when the caller has read it already.
     /// - Returns: The exit status: 0, or a ``LaunchFailure``'s after its message.
-    public func run() -> Int32 {
+    public func run(environment: [String: String] = ProcessEnvironment.current) -> Int32 {
         if isatty(0) == 1 { StandardError.write(Self.terminalNote) }
         signal(SIGPIPE, SIG_IGN)
         let host: any GameHost
         do {
             // A protocol client learns of a locked save from save_locked and plays on read-only: errors
             // never end the pipe.
-            host = games > 1 ? try settings.makePool(games: games) : try settings.makeHost(whenLocked: .readOnly)
+            host =
+                games > 1
+                ? try settings.makePool(games: games, environment: environment)
+                : try settings.makeHost(whenLocked: .readOnly, environment: environment)
         } catch {
             return error.status
         }

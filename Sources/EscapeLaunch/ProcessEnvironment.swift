@@ -1,3 +1,5 @@
+import EscapeRuntime
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -56,22 +58,9 @@ public enum ProcessEnvironment {
 
 /// Standard error, where every message for people goes (standard output carries protocol lines only).
 public enum StandardError {
-    /// Writes `text` whole (retried after signals and short writes); a closed standard error loses it.
+    /// Writes `text` whole (``FileOutput/write(_:)``: retried after signals and short writes); a closed
+    /// standard error loses it.
     public static func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                buffer.baseAddress.map { systemWrite(2, $0 + offset, buffer.count - offset) } ?? 0
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        _ = FileOutput(descriptor: 2).write(Array(text.utf8))
     }
-}
-
-/// `write(2)`, under a name the method above does not shadow.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

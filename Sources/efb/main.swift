@@ -14,9 +14,9 @@ import Musl
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let language = ProcessEnvironment.messageLocale(in: ProcessEnvironment.current)
-CrashLine.install(french: language?.hasPrefix("fr") == true)
+let environment = ProcessEnvironment.current
+CrashLine.install(french: ProcessEnvironment.messageLocale(in: environment)?.hasPrefix("fr") == true)
 if let pipe = PipeCommandLine(arguments: arguments, standardInputIsTerminal: isatty(0) == 1) {
-    exit(pipe.run())
+    exit(pipe.run(environment: environment))
 }
 FullProgram.exec(arguments: arguments)
