@@ -17,6 +17,17 @@ struct LevelState: Hashable, Sendable, Codable {
     var timed = false
     /// The puzzle's own state.
     var puzzle: PuzzleState
+
+    /// The state without the hint and clock bookkeeping: what gestures act on.
+    var gestureView: LevelState {
+        var view = self
+        view.enteredAt = 0
+        view.hintsHeard = 0
+        view.hintsNoticed = 0
+        view.hintsKept = nil
+        view.timeAnnounced = 0
+        return view
+    }
 }
 
 extension Engine {

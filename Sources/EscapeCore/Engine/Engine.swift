@@ -230,6 +230,12 @@ public struct Engine: Sendable {
         screenCache.screen { makeScreen(for: top) }
     }
 
+    /// Whether the screen on show is an introduction's page: its ``screen``'s kind is
+    /// ``ScreenKind/intro``, known without building the screen.
+    public var showsIntro: Bool {
+        if case .intro = top.place { true } else { false }
+    }
+
     /// The focused element.
     public var focus: FocusState { focus(on: screen) }
 
@@ -304,7 +310,7 @@ public struct Engine: Sendable {
         now: Int64
     ) -> [Effect] {
         guard state != before else { return [] }
-        if Self.gestureView(of: state) != Self.gestureView(of: before) { generation = generation.countingOn }
+        if !Self.sameForGestures(state, before) { generation = generation.countingOn }
         if state.visits != before.visits {
             var effects = ambienceEffects() + arrivalEffects() + timerEffects(now: now)
             if top.place == .end {
@@ -340,21 +346,25 @@ public struct Engine: Sendable {
             return false
         }
         guard case .menu = top.place else { return true }
-        return state.progress == before.progress && state.stack.map(\.place) == before.stack.map(\.place)
+        return state.stack.count == before.stack.count
+            && zip(state.stack, before.stack).allSatisfy { $0.place == $1.place } && state.progress == before.progress
     }
 
-    /// What gestures act on: the screens, their focus and puzzles, and arrivals, without the hint and
-    /// clock bookkeeping of a level.
-    private static func gestureView(of state: GameState) -> [Frame] {
-        state.stack.map { frame in
-            guard case .level(let position, var levelState) = frame.place else { return frame }
-            levelState.enteredAt = 0
-            levelState.hintsHeard = 0
-            levelState.hintsNoticed = 0
-            levelState.hintsKept = nil
-            levelState.timeAnnounced = 0
-            return Frame(place: .level(position, levelState), focus: frame.focus)
-        } + [Frame(place: .intro(page: state.visits))]
+    /// Whether a gesture could tell `state` from `before`: the screens, their focus and puzzles, and
+    /// arrivals, without the hint and clock bookkeeping of a level. Compared frame by frame, without
+    /// building either view (every command asks).
+    private static func sameForGestures(_ state: GameState, _ before: GameState) -> Bool {
+        guard state.visits == before.visits, state.stack.count == before.stack.count else { return false }
+        for (frame, other) in zip(state.stack, before.stack) {
+            guard frame.focus == other.focus else { return false }
+            switch (frame.place, other.place) {
+            case (.level(let position, let levelState), .level(let otherPosition, let otherState)):
+                guard position == otherPosition, levelState.gestureView == otherState.gestureView else { return false }
+            default:
+                guard frame.place == other.place else { return false }
+            }
+        }
+        return true
     }
 
     /// The chapter's ambient sound, when the player has just come into a chapter with another one.
@@ -402,6 +412,14 @@ public struct Engine: Sendable {
         var pausedAt: Int64?
         /// The ambient sound last announced, so a chapter's ambience is announced once.
         var ambient: Ambience?
+
+        /// Every member, the ones a command changes most often first (a command's settling asks
+        /// whether anything changed, and the progress is the costliest to compare). Compares every
+        /// member `hash(into:)` hashes.
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.visits == rhs.visits && lhs.stack == rhs.stack && lhs.pausedAt == rhs.pausedAt
+                && lhs.ambient == rhs.ambient && lhs.rng == rhs.rng && lhs.progress == rhs.progress
+        }
     }
 
     /// A screen on the stack and where focus is on it.

@@ -37,7 +37,11 @@ public struct Session: Sendable {
     /// The session's own words, in the engine's language.
     private var sessionWords: SessionWords { SessionWords(engine.words.language) }
     /// What the client said in `hello`, if it did.
-    public private(set) var client: ClientHello?
+    public private(set) var client: ClientHello? {
+        didSet { wantsValidActions = client?.want.contains("validActions") == true }
+    }
+    /// Whether the client asked for `validActions` after each focus: asked after every command.
+    private var wantsValidActions = false
     /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
     public private(set) var isFinished = false
 
@@ -604,7 +608,7 @@ public struct Session: Sendable {
             }
         }
         emit(progressEvent, replyTo: replyTo)
-        if client?.want.contains("validActions") == true { emit(validActionsEvent, replyTo: replyTo) }
+        if wantsValidActions { emit(validActionsEvent, replyTo: replyTo) }
     }
 
     private var validActionsEvent: Event {
@@ -641,7 +645,7 @@ public struct Session: Sendable {
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
     /// actions follow when a focus was sent and the client wants them.
     private mutating func perform(_ effects: [Effect], replyTo: Reply?) {
-        if engine.screen.kind == .intro { endedSent = false }
+        if engine.showsIntro { endedSent = false }
         var focusSent = false
         // Whether 1.0 sent a focus: for `efb serve`'s 1.0 clients, when this speaks a later version.
         var focusSentIn10 = false
@@ -685,7 +689,7 @@ public struct Session: Sendable {
                 emit(progressEvent, replyTo: replyTo)
             }
         }
-        guard client?.want.contains("validActions") == true else { return }
+        guard wantsValidActions else { return }
         if focusSent {
             emit(validActionsEvent, replyTo: replyTo)
         } else if focusSentIn10, let last = sending.indices.last {
