@@ -309,7 +309,12 @@ public struct Engine: Sendable {
         focusBefore: FocusState,
         now: Int64
     ) -> [Effect] {
-        guard state != before else { return [] }
+        guard state != before else {
+            // A command that set the state back as it was (a dial at its end, say) still replaced the
+            // cache: the screen it had is the one on show.
+            _ = screenCache.screen { screenBefore }
+            return []
+        }
         if !Self.sameForGestures(state, before) { generation = generation.countingOn }
         if state.visits != before.visits {
             var effects = ambienceEffects() + arrivalEffects() + timerEffects(now: now)
