@@ -351,38 +351,71 @@ enum DirectLine {
         return true
     }
 
+    /// What a line says of every event besides the event itself: copied out of the stamped event
+    /// once, rather than the event (whose payload is mostly references) for each object written.
+    private struct Envelope {
+        let seq: Int
+        let replyTo: RequestID?
+        let generation: Int
+        let game: Int?
+        let protocolMinor: Int
+
+        init(_ stamped: StampedEvent) {
+            seq = stamped.seq
+            replyTo = stamped.replyTo
+            generation = stamped.generation
+            game = stamped.game
+            protocolMinor = stamped.protocolMinor
+        }
+    }
+
     /// An object being written: its bytes and whether a member was written yet.
     private struct Line {
-        let stamped: StampedEvent
+        let stamped: Envelope
         var output: [UInt8]
         var first = true
 
+        init(stamped: Envelope, output: [UInt8]) {
+            self.stamped = stamped
+            self.output = output
+        }
+
+        init(stamped: StampedEvent, output: [UInt8]) {
+            self.init(stamped: Envelope(stamped), output: output)
+        }
+
         mutating func open() { output.append(UInt8(ascii: "{")) }
 
+        /// Appends ASCII text whole.
+        mutating func raw(_ text: StaticString) {
+            text.withUTF8Buffer { output.append(contentsOf: $0) }
+        }
+
+        /// `,"name":` (no comma first in an object): the quotes and colon go in with the name's bytes,
+        /// a byte at a time, which costs less than copying a few bytes as a buffer.
         mutating func key(_ name: StaticString) {
-            if !first { output.append(UInt8(ascii: ",")) }
-            first = false
+            if first { first = false } else { output.append(UInt8(ascii: ",")) }
             output.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { output.append(contentsOf: $0) }
+            let start = name.utf8Start
+            for offset in 0..<name.utf8CodeUnitCount { output.append(start[offset]) }
             output.append(UInt8(ascii: "\""))
             output.append(UInt8(ascii: ":"))
         }
 
         /// Writes `number` in decimal digits, as `String(number)` spells it, without making the string.
         mutating func decimal(_ number: Int) {
+            if number >= 0 && number < 10 { return output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: number)) }
             if number < 0 { output.append(UInt8(ascii: "-")) }
-            var rest = number.magnitude
-            // An Int's magnitude has at most 19 digits: they are put in from the right.
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                var start = buffer.count
-                repeat {
-                    start -= 1
-                    buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                } while rest > 0
-                output.append(contentsOf: buffer[start...])
-            }
+            let magnitude = number.magnitude
+            // The largest power of ten not above the number, then its digits from the left.
+            var scale: UInt = 1
+            while magnitude / scale >= 10 { scale *= 10 }
+            var rest = magnitude
+            repeat {
+                output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / scale))
+                rest %= scale
+                scale /= 10
+            } while scale > 0
         }
 
         mutating func field(_ name: StaticString, _ text: String) {
@@ -444,7 +477,7 @@ enum DirectLine {
         mutating func type(_ name: StaticString) {
             key("type")
             output.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { output.append(contentsOf: $0) }
+            raw(name)
             output.append(UInt8(ascii: "\""))
         }
 
@@ -453,6 +486,19 @@ enum DirectLine {
             replyTo()
             seq()
             type(name)
+        }
+
+        /// An element's `traits`, their names written as they are (no name needs an escape).
+        mutating func traits(_ traits: [Trait]) {
+            key("traits")
+            output.append(UInt8(ascii: "["))
+            for (offset, trait) in traits.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(UInt8(ascii: "\""))
+                raw(trait.wireName)
+                output.append(UInt8(ascii: "\""))
+            }
+            output.append(UInt8(ascii: "]"))
         }
 
         mutating func strings(_ name: StaticString, _ values: some Sequence<String>) {
@@ -532,10 +578,25 @@ enum DirectLine {
             inner.field("id", element.id)
             inner.field("label", element.label)
             if !element.rotors.isEmpty { inner.strings("rotors", element.rotors) }
-            inner.strings("traits", element.traits.lazy.map(\.rawValue))
+            inner.traits(element.traits)
             if let value = element.value { inner.field("value", value) }
             inner.output.append(UInt8(ascii: "}"))
             output = inner.output
+        }
+    }
+}
+
+extension Trait {
+    /// The trait's name on the wire, its raw value (`EventEncoderTests` compares the two paths).
+    fileprivate var wireName: StaticString {
+        switch self {
+        case .button: "button"
+        case .header: "header"
+        case .staticText: "staticText"
+        case .textField: "textField"
+        case .adjustable: "adjustable"
+        case .notEnabled: "notEnabled"
+        case .selected: "selected"
         }
     }
 }
