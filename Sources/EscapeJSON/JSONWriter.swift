@@ -129,7 +129,7 @@ public enum JSONWriter {
     }
 
     /// How many bytes at `index` make up a character to escape, or 0.
-    private static func escapedLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int, style: Style) -> Int {
+    package static func escapedLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int, style: Style) -> Int {
         let byte = bytes[index]
         switch style {
         case .wire:
@@ -154,7 +154,7 @@ public enum JSONWriter {
     }
 
     /// Appends the escape of one character (`/` only comes here in the ``Style/jsonEncoder`` style).
-    private static func appendEscape(
+    static func appendEscape(
         of sequence: Slice<UnsafeBufferPointer<UInt8>>,
         into output: inout [UInt8],
         style: Style

@@ -181,4 +181,52 @@ import Testing
                 == "{\"before\":1}\n{\"gen\":0,\"seq\":1,\"type\":\"done\"}\n{\"seq\":2,\"type\":\"bye\"}\n"
         )
     }
+
+    /// A batch's lines are the lines its events make one by one, the general path's among them.
+    @Test func aBatchWritesWhatEachEventWrites() {
+        let events = Self.events + [.bye, .error(ProtocolError(.notNow, "Not now \"here\"")), .idle]
+        let stamped = events.enumerated().map { offset, event in
+            StampedEvent(seq: offset + 1, replyTo: Self.replies[offset % 4], generation: offset, event: event)
+        }
+        var batch = Array("kept\n".utf8)
+        EventEncoder.encode(stamped, into: &batch)
+        var single = Array("kept\n".utf8)
+        for event in stamped { EventEncoder.encode(event, into: &single) }
+        #expect(batch == single)
+    }
+
+    /// The direct path checks eight bytes at a time whether a text needs an escape: each character that
+    /// does, at every place in and across those eight, and every text longer than the writer's first
+    /// buffer, is written as the general path writes it.
+    @Test func everyEscapeIsFoundWhereverItIs() {
+        let needing = [
+            "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "\u{2029}", "é", "€", "🔦", " ", "~",
+        ]
+        var texts: [String] = []
+        for special in needing {
+            for length in [0, 1, 7, 8, 9, 15, 16, 17, 24] {
+                for place in 0...length {
+                    texts.append(
+                        String(repeating: "a", count: place) + special + String(repeating: "b", count: length - place)
+                    )
+                }
+            }
+        }
+        texts.append(String(repeating: "The long dark. ", count: 2_000))
+        texts.append(String(repeating: "é\"", count: 3_000))
+        for text in texts {
+            let stamped = StampedEvent(
+                seq: 1,
+                replyTo: nil,
+                generation: 0,
+                event: .game(.announce(Announcement(text, category: .narrative)))
+            )
+            var direct: [UInt8] = []
+            EventEncoder.encode(stamped, into: &direct)
+            var general: [UInt8] = []
+            JSONWriter.write(EventEncoder.json(stamped), into: &general)
+            general.append(UInt8(ascii: "\n"))
+            #expect(direct == general, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
 }

@@ -355,9 +355,11 @@ public struct Engine: Sendable {
             && zip(state.stack, before.stack).allSatisfy { $0.place == $1.place } && state.progress == before.progress
     }
 
-    /// Whether a gesture could tell `state` from `before`: the screens, their focus and puzzles, and
-    /// arrivals, without the hint and clock bookkeeping of a level. Compared frame by frame, without
-    /// building either view (every command asks).
+    /// Whether a gesture could tell `state` from `before`.
+    ///
+    /// What gestures act on: the screens, their focus and puzzles, and arrivals, without the hint and
+    /// clock bookkeeping of a level. Compared frame by frame, without building either view (every
+    /// command asks).
     private static func sameForGestures(_ state: GameState, _ before: GameState) -> Bool {
         guard state.visits == before.visits, state.stack.count == before.stack.count else { return false }
         for (frame, other) in zip(state.stack, before.stack) {
@@ -418,9 +420,11 @@ public struct Engine: Sendable {
         /// The ambient sound last announced, so a chapter's ambience is announced once.
         var ambient: Ambience?
 
-        /// Every member, the ones a command changes most often first (a command's settling asks
-        /// whether anything changed, and the progress is the costliest to compare). Compares every
-        /// member `hash(into:)` hashes.
+        /// Whether every member is equal.
+        ///
+        /// The ones a command changes most often come first (a command's settling asks whether
+        /// anything changed, and the progress is the costliest to compare). Compares every member
+        /// `hash(into:)` hashes.
         package static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.visits == rhs.visits && lhs.stack == rhs.stack && lhs.pausedAt == rhs.pausedAt
                 && lhs.ambient == rhs.ambient && lhs.rng == rhs.rng && lhs.progress == rhs.progress

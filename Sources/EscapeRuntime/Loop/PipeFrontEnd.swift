@@ -62,7 +62,7 @@ public final class PipeFrontEnd: FrontEnd {
 
     /// Encodes the events, to be written at the next flush.
     public func show(_ events: [StampedEvent], now: Int64) {
-        for event in events { EventEncoder.encode(event, into: &pending) }
+        EventEncoder.encode(events, into: &pending)
     }
 
     /// Writes what was encoded, as far as the output takes it now.
