@@ -120,3 +120,76 @@ struct JSONWriterTests {
         #expect(try JSONReader.read(Array(JSONWriter.string(value).utf8)) == value)
     }
 }
+
+/// The flat fast path reads exactly what the general reader reads, or leaves the line to it.
+struct FlatObjectTests {
+    /// Pieces lines are made of: plain ones, and every kind the fast path must leave alone.
+    static let pieces = [
+        "{", "}", "{", "}", ",", ",", ":", ":", " ", "\t", "\r", "\n", "\"id\"", "\"type\"", "\"text\"", "\"id\"",
+        "\"a b\"", "\"é\"", "\"\"", "\"x\\\"y\"", "\"\\u00e9\"", "\"tab\there\"", "0", "7", "-3", "-0", "01", "1.5",
+        "1e3", "2E-1", "123456789012345", "1234567890123456", "-123456789012345", "true", "false", "null", "tru",
+        "nul", "[]", "[1]", "{}", "\"", "-", "+1", "x",
+    ]
+
+    /// A generator of its own, so every run makes the same lines.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+    }
+
+    @Test func agreesWithTheReaderOnRandomLines() {
+        var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
+        var flat = 0
+        for _ in 0..<60_000 {
+            var text = "{"
+            let members = Int.random(in: 0...4, using: &generator)
+            for member in 0..<members {
+                if member > 0 {
+                    text += Bool.random(using: &generator) ? "," : Self.pieces.randomElement(using: &generator)!
+                }
+                text +=
+                    Bool.random(using: &generator) ? "\"k\(member)\"" : Self.pieces.randomElement(using: &generator)!
+                text += Bool.random(using: &generator) ? ":" : Self.pieces.randomElement(using: &generator)!
+                text += Self.pieces.randomElement(using: &generator)!
+            }
+            text += Int.random(in: 0..<8, using: &generator) == 0 ? Self.pieces.randomElement(using: &generator)! : "}"
+            let bytes = Array(text.utf8)
+            guard let members = JSONReader.readFlatObject(bytes[...]) else { continue }
+            flat += 1
+            let read = try? JSONReader.read(bytes)
+            #expect(
+                read == .object(Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })),
+                "\(text)"
+            )
+            #expect(Set(members.map(\.name)).count == members.count, "\(text)")
+        }
+        // The lines it reads are a good share of them, not a handful.
+        #expect(flat > 5_000)
+    }
+
+    @Test func readsPlainCommandLines() {
+        let lines = [
+            #"{"type":"next","id":1}"#, #" { "type" : "input" , "text" : "la clé" , "id" : "a-1" } "#,
+            #"{"type":"goto","chapter":2,"level":-15,"ifGen":0,"game":null,"active":true,"x":false}"#, "{}",
+        ]
+        for line in lines {
+            #expect(JSONReader.readFlatObject(Array(line.utf8)[...]) != nil, "\(line)")
+        }
+    }
+
+    @Test func leavesEverythingElseToTheReader() {
+        let lines = [
+            #"{"a":"\n"}"#, #"{"a":1.0}"#, #"{"a":1e2}"#, #"{"a":01}"#, #"{"a":[1]}"#, #"{"a":{}}"#, #"{"a":1,"a":2}"#,
+            #"{"a":1234567890123456}"#, #"{"a":"\u0041"}"#, "{\"a\":\"\u{1}\"}", #"{"a":1} x"#, #"[1]"#, #"{"a":1,}"#,
+            #"{"a" 1}"#, #"{"a":-}"#, "{" + (0..<17).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}",
+        ]
+        for line in lines {
+            #expect(JSONReader.readFlatObject(Array(line.utf8)[...]) == nil, "\(line)")
+        }
+    }
+}

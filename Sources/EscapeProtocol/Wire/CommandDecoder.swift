@@ -58,25 +58,31 @@ public enum CommandDecoder {
     ///   - games: How many games the engine hosts (at least 1).
     /// - Returns: The request, or why there is none, and its game.
     public static func decode(_ line: [UInt8], games: Int) -> Routed {
-        guard String(validating: line, as: UTF8.self) != nil else {
+        guard isASCII(line) || String(validating: line, as: UTF8.self) != nil else {
             let failure = DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8))
             return Routed(outcome: .failure(failure, replyTo: nil), game: nil)
         }
         var bytes = line[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return Routed(outcome: .blank, game: nil) }
-        let value: JSONValue
-        do {
-            value = try JSONReader.read(bytes)
-        } catch {
-            let code: ErrorCode = error.kind == .tooDeep ? .tooDeep : .malformedJSON
-            return Routed(outcome: .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil), game: nil)
+        var fields: Fields
+        if let members = JSONReader.readFlatObject(bytes) {
+            // Nearly every line: its members read straight from its bytes.
+            fields = Fields(members: members)
+        } else {
+            let value: JSONValue
+            do {
+                value = try JSONReader.read(bytes)
+            } catch {
+                let code: ErrorCode = error.kind == .tooDeep ? .tooDeep : .malformedJSON
+                return Routed(outcome: .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil), game: nil)
+            }
+            guard case .object(let object) = value else {
+                let reason = EngineWords.Phrase(.decodeNotAnObject, phrases: ["found": .kind(of: value)])
+                return Routed(outcome: .failure(DecodingFailure(.notAnObject, reason), replyTo: nil), game: nil)
+            }
+            fields = Fields(object: object)
         }
-        guard case .object(let object) = value else {
-            let reason = EngineWords.Phrase(.decodeNotAnObject, phrases: ["found": .kind(of: value)])
-            return Routed(outcome: .failure(DecodingFailure(.notAnObject, reason), replyTo: nil), game: nil)
-        }
-        var fields = Fields(object: object)
         var game: Int?
         do {
             let id = try fields.requestID()
@@ -88,6 +94,20 @@ public enum CommandDecoder {
             return Routed(outcome: .request(Request(id: id, ifGen: ifGen, command: command, game: named)), game: game)
         } catch {
             return Routed(outcome: .failure(error, replyTo: fields.replyTo), game: game)
+        }
+    }
+
+    /// Whether every byte of `line` is ASCII (then it is valid UTF-8), eight bytes at a time.
+    private static func isASCII(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBytes { raw in
+            var index = 0
+            while raw.count - index >= 8 {
+                guard raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
+                    return false
+                }
+                index += 8
+            }
+            return raw[index...].allSatisfy { $0 < 0x80 }
         }
     }
 
@@ -246,13 +266,31 @@ public enum CommandDecoder {
     }
 }
 
+/// A command object's members: read the general way, or straight from a flat line's bytes.
+private enum Members {
+    case dictionary([String: JSONValue])
+    /// A flat object's members in their order, no name twice (``JSONReader/readFlatObject(_:)``).
+    case list([(name: String, value: JSONValue)])
+
+    subscript(name: String) -> JSONValue? {
+        switch self {
+        case .dictionary(let object): object[name]
+        case .list(let members): members.first { $0.name == name }?.value
+        }
+    }
+}
+
 /// Reads a command's fields, naming the field in every error.
 private struct Fields {
-    let object: [String: JSONValue]
+    let object: Members
     var replyTo: RequestID?
 
     init(object: [String: JSONValue]) {
-        self.object = object
+        self.object = .dictionary(object)
+    }
+
+    init(members: [(name: String, value: JSONValue)]) {
+        object = .list(members)
     }
 
     /// A request id in `name` (`id`, or `cancel`'s `target`): a string, or an integral number within
