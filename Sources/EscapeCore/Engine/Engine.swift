@@ -330,9 +330,14 @@ public struct Engine: Sendable {
         let focusNow = focus(on: screen)
         guard focusNow != focusBefore || (!unchanged && screen.elements != screenBefore.elements) else { return [] }
         var effects: [Effect] = []
-        for (old, new) in zip(screenBefore.elements, screen.elements) where !unchanged && old != new && old.id == new.id
-        {
-            effects.append(.event(.elementChanged(new)))
+        if !unchanged {
+            // By index, not by zip: the elements are compared where they are, not copied out first.
+            for index in 0..<min(screenBefore.elements.count, screen.elements.count)
+            where screenBefore.elements[index].id == screen.elements[index].id
+                && screenBefore.elements[index] != screen.elements[index]
+            {
+                effects.append(.event(.elementChanged(screen.elements[index])))
+            }
         }
         if focusNow.element.id != focusBefore.element.id {
             effects += focusEffects(focusNow)

@@ -150,7 +150,8 @@ public final class SessionHost {
             for action in actions {
                 switch action {
                 case .send(let sent):
-                    events += sent
+                    // The first batch is taken as it is, not copied event by event.
+                    if events.isEmpty { events = sent } else { events += sent }
                 case .save(let data):
                     if let showBeforeSave, !events.isEmpty {
                         showBeforeSave(events)
