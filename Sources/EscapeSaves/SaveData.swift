@@ -24,10 +24,13 @@ public struct SaveData: Sendable, Hashable {
 
     /// The save form of `progress` in `adventure`.
     public init(_ progress: Progress, in adventure: Adventure) {
-        let levels = adventure.chapters.flatMap(\.levels)
+        var completed: [String] = []
+        for chapter in adventure.chapters {
+            for level in chapter.levels where progress.completed.contains(level.id) { completed.append(level.id) }
+        }
         self.init(
             adventureID: adventure.id,
-            completed: levels.map(\.id).filter { progress.completed.contains($0) },
+            completed: completed,
             current: progress.current.map { adventure.chapters[$0.chapter].levels[$0.level].id },
             answerOrders: progress.answerOrders
         )

@@ -262,25 +262,32 @@ public struct Engine: Sendable {
 
     /// Where the player stands, for `progress` events.
     public var progressSummary: ProgressSummary {
-        let order = allPositions.map { level(at: $0).id }
         var onScreen: LevelNumber?
         if let frame = state.stack.first, case .level(let position, _) = frame.place {
             onScreen = LevelNumber(chapter: position.chapter + 1, level: position.level + 1)
         }
+        // One walk over the levels in story order, each solved one looked up once.
+        var completed: [String] = []
+        var chapters: [ChapterProgress] = []
+        chapters.reserveCapacity(adventure.chapters.count)
+        var total = 0
+        for chapter in adventure.chapters {
+            var solved = 0
+            for level in chapter.levels where state.progress.completed.contains(level.id) {
+                completed.append(level.id)
+                solved += 1
+            }
+            total += chapter.levels.count
+            chapters.append(ChapterProgress(id: chapter.id, completed: solved, total: chapter.levels.count))
+        }
         return ProgressSummary(
             chapter: state.progress.current.map { $0.chapter + 1 },
             level: state.progress.current.map { $0.level + 1 },
-            completed: order.filter { state.progress.completed.contains($0) },
-            total: order.count,
+            completed: completed,
+            total: total,
             onScreen: onScreen,
             chapterID: state.progress.current.map { adventure.chapters[$0.chapter].id },
-            chapters: adventure.chapters.map { chapter in
-                ChapterProgress(
-                    id: chapter.id,
-                    completed: chapter.levels.filter { state.progress.completed.contains($0.id) }.count,
-                    total: chapter.levels.count
-                )
-            }
+            chapters: chapters
         )
     }
 
