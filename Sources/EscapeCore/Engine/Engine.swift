@@ -160,7 +160,7 @@ public struct Engine: Sendable {
             refusal.words = words
             throw refusal
         }
-        effects += settle(after: before, screenBefore: screenBefore, focusBefore: focusBefore, now: now)
+        settle(after: before, screenBefore: screenBefore, focusBefore: focusBefore, now: now, into: &effects)
         for case .event(.announce(let announcement)) in effects where announcement.category != .echo {
             lastAnnouncement = announcement
         }
@@ -314,29 +314,31 @@ public struct Engine: Sendable {
         after before: GameState,
         screenBefore: Screen,
         focusBefore: FocusState,
-        now: Int64
-    ) -> [Effect] {
+        now: Int64,
+        into effects: inout [Effect]
+    ) {
         guard state != before else {
             // A command that set the state back as it was (a dial at its end, say) still replaced the
             // cache: the screen it had is the one on show.
             _ = screenCache.screen { screenBefore }
-            return []
+            return
         }
         if !Self.sameForGestures(state, before) { generation = generation.countingOn }
         if state.visits != before.visits {
-            var effects = ambienceEffects() + arrivalEffects() + timerEffects(now: now)
+            effects += ambienceEffects()
+            effects += arrivalEffects()
+            effects += timerEffects(now: now)
             if top.place == .end {
-                effects += [.event(.sound(.escaped)), .event(.ended(.escaped))]
+                effects.append(.event(.sound(.escaped)))
+                effects.append(.event(.ended(.escaped)))
             }
-            return effects
+            return
         }
         // A focus move, a hint heard or the clock's bookkeeping leave the screen as it was: it is not
         // built anew (building it is most of such a command's work), and what comes next finds it.
         let unchanged = Self.showsTheSameScreen(state, before)
         let screen = unchanged ? screenCache.screen { screenBefore } : screen
         let focusNow = focus(on: screen)
-        guard focusNow != focusBefore || (!unchanged && screen.elements != screenBefore.elements) else { return [] }
-        var effects: [Effect] = []
         if !unchanged {
             // By index, not by zip: the elements are compared where they are, not copied out first.
             for index in 0..<min(screenBefore.elements.count, screen.elements.count)
@@ -352,7 +354,6 @@ public struct Engine: Sendable {
             // The same element, somewhere else in the list.
             effects.append(.event(.focus(focusNow)))
         }
-        return effects
     }
 
     /// Whether `state` shows the screen `before` showed, as ``makeScreen(for:)`` builds it (the key

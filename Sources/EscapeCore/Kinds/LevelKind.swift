@@ -219,7 +219,8 @@ struct PuzzleState: Sendable, Hashable, Codable {
         lhs.kind == rhs.kind && Self.equal(lhs.value, rhs.value)
     }
 
-    private static func equal<Value: Hashable>(_ lhs: Value, _ rhs: any Hashable) -> Bool {
+    /// `rhs` keeps the stored existential's type: passing it as `any Hashable` rewrapped it first.
+    private static func equal<Value: Hashable>(_ lhs: Value, _ rhs: any Sendable & Hashable & Codable) -> Bool {
         guard let rhs = rhs as? Value else { return false }
         return lhs == rhs
     }
