@@ -68,6 +68,45 @@ struct EngineWordsTests {
         #expect(words(.labelRotorNext) == "rotor: next")
     }
 
+    /// The fill reads the template's bytes; this reads its characters, as the fill once did: both
+    /// agree on every template, braces unmatched, empty, nested or next to accents included.
+    private func fillByCharacters(_ template: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty else { return template }
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest.index(after: open)
+            guard let close = rest[after...].firstIndex(of: "}"), let value = values[String(rest[after..<close])] else {
+                result += rest[...open]
+                rest = rest[after...]
+                continue
+            }
+            result += rest[..<open]
+            result += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    @Test func placeholdersAreFilledAsCharacterByCharacter() {
+        let pieces = ["{", "}", "{a}", "{b}", "{é}", "{}", "é", "a", "🔦", " ", "{a", "b}", "{{a}}", "e\u{301}"]
+        let values = ["a": "A{b}", "b": "", "é": "È", "": "empty"]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<5_000 {
+            var template = ""
+            for _ in 0..<Int(state % 7) {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                template += pieces[Int(state % UInt64(pieces.count))]
+            }
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            #expect(EngineWords.fill(template, values) == fillByCharacters(template, values), "\(template)")
+        }
+    }
+
     @Test func aFrenchEngineRefusesAndLabelsInFrench() throws {
         let adventure = try AdventureLoader.bundled(locale: "fr")
         var engine = Engine(adventure: adventure, progress: .fresh, now: 0)

@@ -49,6 +49,17 @@ import Testing
         events.compactMap { if case .game(.sound(let cue)) = $0.event { cue } else { nil } }
     }
 
+    /// The mark asked before every command is the list's, for every limit and place (and none past it).
+    @Test func eachTimeMarkIsTheListsMark() {
+        for limit in -5...400 {
+            let marks = Engine.timeMarks(limit: limit)
+            for index in -1...(marks.count + 1) {
+                let expected = marks.indices.contains(index) ? marks[index] : nil
+                #expect(Engine.timeMark(limit: limit, at: index) == expected, "limit \(limit), index \(index)")
+            }
+        }
+    }
+
     @Test func theTimeLeftIsSaidAtTheDocumentedMoments() {
         #expect(Engine.timeMarks(limit: 75) == [60, 45, 30, 15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
         #expect(Engine.timeMarks(limit: 180) == [120, 60, 45, 30, 15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])

@@ -12,11 +12,29 @@ extension Engine {
     /// When the next time announcement falls due on a timed level.
     var timeDeadline: Int64? {
         guard case .level(let position, let levelState) = top.place, levelState.timed,
-            let limit = level(at: position).timeLimit
+            let limit = adventure.chapters[position.chapter].levels[position.level].timeLimit,
+            let mark = Self.timeMark(limit: limit, at: levelState.timeAnnounced)
         else { return nil }
-        let marks = Self.timeMarks(limit: limit)
-        guard levelState.timeAnnounced < marks.count else { return nil }
-        return levelState.enteredAt.adding(saturating: Int64(limit - marks[levelState.timeAnnounced]) * 1000)
+        return levelState.enteredAt.adding(saturating: Int64(limit - mark) * 1000)
+    }
+
+    /// `timeMarks(limit: limit)[index]`, or `nil` past the last, without making the list: asked
+    /// before every command on a timed level.
+    package static func timeMark(limit: Int, at index: Int) -> Int? {
+        guard index >= 0 else { return nil }
+        var index = index
+        // Whole minutes, from the last one before the limit down to 1.
+        let minutes = max(0, (limit - 1) / 60)
+        if index < minutes { return (minutes - index) * 60 }
+        index -= minutes
+        // 45, 30 and 15 seconds, those below the limit: the list's last ones.
+        let quarters = [45, 30, 15].lazy.filter { $0 < limit }.count
+        if index < quarters { return [45, 30, 15][3 - quarters + index] }
+        index -= quarters
+        // 10 seconds down to 1, those below the limit.
+        let seconds = max(0, min(10, limit - 1))
+        if index < seconds { return seconds - index }
+        return index == seconds ? 0 : nil
     }
 
     /// Says the time left at the mark that fell due at `time`; at zero, starts the level over.

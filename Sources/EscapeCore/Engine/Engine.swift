@@ -214,7 +214,7 @@ public struct Engine: Sendable {
     /// When the next hint unlocks, if one is waiting.
     var hintDeadline: Int64? {
         guard !options.hintsAtOnce, case .level(let position, let levelState) = top.place else { return nil }
-        let count = level(at: position).hints.count
+        let count = adventure.chapters[position.chapter].levels[position.level].hints.count
         guard levelState.hintsNoticed < count else { return nil }
         let earned = levelState.hintsNoticed + 1 - (levelState.hintsKept ?? 0)
         return levelState.enteredAt.adding(

@@ -68,21 +68,28 @@ public struct EngineWords: WordTable, Sendable, Hashable {
     /// Fills placeholders in one pass, so a value that holds braces is never read as a placeholder.
     package static func fill(_ template: String, _ values: [String: String]) -> String {
         guard !values.isEmpty else { return template }
+        // Braces are ASCII, so the UTF-8 view finds them at character boundaries without reading
+        // the text character by character.
+        let utf8 = template.utf8
         var result = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
-            let after = rest.index(after: open)
-            guard let close = rest[after...].firstIndex(of: "}"), let value = values[String(rest[after..<close])]
+        result.reserveCapacity(utf8.count + 32)
+        var copied = utf8.startIndex
+        var search = copied
+        while let open = utf8[search...].firstIndex(of: UInt8(ascii: "{")) {
+            let after = utf8.index(after: open)
+            guard let close = utf8[after...].firstIndex(of: UInt8(ascii: "}")),
+                let value = values[String(template[after..<close])]
             else {
-                result += rest[...open]
-                rest = rest[after...]
+                search = after
                 continue
             }
-            result += rest[..<open]
+            result += template[copied..<open]
             result += value
-            rest = rest[rest.index(after: close)...]
+            copied = utf8.index(after: close)
+            search = copied
         }
-        return result + rest
+        result += template[copied...]
+        return result
     }
 }
 
