@@ -705,8 +705,9 @@ public struct Session: Sendable {
     }
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
-    private mutating func emit(_ event: Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
+    private mutating func emit(_ event: consuming Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
         sequence = sequence.countingOn
+        if case .error = event { refused = true }
         var stamped = StampedEvent(
             seq: sequence,
             replyTo: replyTo?.id,
@@ -716,8 +717,9 @@ public struct Session: Sendable {
         )
         stamped.in10 = in10
         stamped.origin = replyTo?.origin
-        if case .error = event { refused = true }
         // Appended in place: a line's events cost linear time however many it sends (a batch's too).
+        // Room for a command's usual few at once, rather than growing from one.
+        if sending.isEmpty { sending.reserveCapacity(8) }
         sending.append(stamped)
     }
 
