@@ -52,28 +52,17 @@ extension Engine {
                 chapterID: chapter.id
             )
         case .level(let position, let levelState):
-            let level = level(at: position)
-            let puzzle = kindElements(level.puzzle, levelState.puzzle)
-            var elements: [Element] = []
-            elements.reserveCapacity(puzzle.count + 2)
-            elements.append(Element(id: Self.titleID, label: level.title, traits: [.header]))
-            elements.append(Element(id: Self.storyID, label: level.story, traits: [.staticText]))
-            elements.append(contentsOf: puzzle)
-            return Screen(
-                id: "level-\(level.id)",
-                kind: .level,
-                title: level.title,
-                elements: elements,
-                magicTap: type(of: level.puzzle.content).magicTapTries
-                    ? ScreenGesture(action: .tryPuzzle, label: messages.tryGesture ?? messages.hintGesture)
-                    : ScreenGesture(action: .hint, label: messages.hintGesture),
-                escape: ScreenGesture(action: .menu, label: messages.menuGesture),
-                hints: HintCount(
-                    total: level.hints.count,
-                    unlocked: options.hintsAtOnce ? level.hints.count : min(levelState.hintsNoticed, level.hints.count)
-                ),
-                chapterID: adventure.chapters[position.chapter].id
+            // The parts a level's screen always has come made; its puzzle's elements and the hints
+            // unlocked are added.
+            var screen = levelScreens[position.chapter][position.level]
+            let levels = adventure.chapters[position.chapter].levels
+            screen.elements.append(contentsOf: kindElements(levels[position.level].puzzle, levelState.puzzle))
+            let hints = levels[position.level].hints.count
+            screen.hints = HintCount(
+                total: hints,
+                unlocked: options.hintsAtOnce ? hints : min(levelState.hintsNoticed, hints)
             )
+            return screen
         case .menu:
             return Screen(
                 id: "menu",
@@ -181,6 +170,32 @@ extension Engine {
         }
         elements.append(Element(id: Self.backID, label: messages.backButton, traits: [.button]))
         return elements
+    }
+
+    /// What every level's screen has whatever the puzzle's state: its id, title, gestures and
+    /// chapter, and its title and story elements; by chapter, then level.
+    static func levelScreens(_ adventure: Adventure) -> [[Screen]] {
+        let messages = adventure.messages
+        return adventure.chapters.map { chapter in
+            chapter.levels.map { level in
+                var elements: [Element] = []
+                elements.reserveCapacity(8)
+                elements.append(Element(id: Self.titleID, label: level.title, traits: [.header]))
+                elements.append(Element(id: Self.storyID, label: level.story, traits: [.staticText]))
+                return Screen(
+                    id: "level-\(level.id)",
+                    kind: .level,
+                    title: level.title,
+                    elements: elements,
+                    magicTap: type(of: level.puzzle.content).magicTapTries
+                        ? ScreenGesture(action: .tryPuzzle, label: messages.tryGesture ?? messages.hintGesture)
+                        : ScreenGesture(action: .hint, label: messages.hintGesture),
+                    escape: ScreenGesture(action: .menu, label: messages.menuGesture),
+                    hints: HintCount(total: level.hints.count, unlocked: 0),
+                    chapterID: chapter.id
+                )
+            }
+        }
     }
 
     /// The level menu's labels, which depend on the adventure alone.

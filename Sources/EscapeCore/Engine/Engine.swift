@@ -85,6 +85,9 @@ public struct Engine: Sendable {
     /// The level menu's labels of every chapter and level, which depend on the adventure alone: made
     /// once, not each time the menu is shown (every focus move on it builds it anew).
     let menuLabels: MenuLabels
+    /// Each level's screen as ``levelScreens(_:)`` makes it, once: a level's screen is built anew
+    /// after most commands played on it.
+    let levelScreens: [[Screen]]
 
     /// Starts a game.
     ///
@@ -97,6 +100,7 @@ public struct Engine: Sendable {
         self.adventure = adventure
         self.options = options
         menuLabels = MenuLabels(adventure)
+        levelScreens = Self.levelScreens(adventure)
         timePressure = options.timePressure
         let progress = Self.sanitized(progress, for: adventure)
         state = GameState(rng: SeededGenerator(seed: options.seed), progress: progress, stack: [], visits: 0)
