@@ -175,3 +175,25 @@ struct FlowTests {
         }
     }
 }
+
+/// A command aimed at an element is one command: when its gesture is refused after the focus moved
+/// to the element, the engine is as it was before (the session no longer keeps a checkpoint of its
+/// own for one command).
+struct AimedRefusalTests {
+    @Test(arguments: [
+        GameCommand.input(text: "lantern", element: "continue"),
+        GameCommand.activate(element: "no-such-element"),
+    ])
+    func aRefusedAimedGestureLeavesTheEngineAsItWas(command: GameCommand) throws {
+        var game = GameHarness()
+        try game.send(.next)
+        let before = game.engine.snapshot
+        let focusBefore = game.engine.focus
+        #expect(game.refuse(command) != nil)
+        #expect(game.engine.snapshot == before)
+        #expect(game.engine.focus == focusBefore)
+        // And the game goes on from there.
+        try game.send(.next)
+        #expect(game.engine.focus.index == focusBefore.index + 1)
+    }
+}

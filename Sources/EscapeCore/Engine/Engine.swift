@@ -143,23 +143,39 @@ public struct Engine: Sendable {
     /// - Throws: ``CommandRefusal`` when the command makes no sense now; nothing changes then.
     public mutating func apply(_ command: GameCommand, now: Int64) throws(CommandRefusal) -> [Effect] {
         // A command that names its element moves focus first, so the focus is told before the outcome.
+        // Both halves or neither: a refused second half puts back the focus the first one moved.
         switch command {
         case .activate(.some(let id)):
-            return try apply(.focus(element: id), now: now) + apply(.activate(element: nil), now: now)
+            let checkpoint = checkpoint
+            do {
+                return try apply(.focus(element: id), now: now) + apply(.activate(element: nil), now: now)
+            } catch {
+                restore(checkpoint)
+                throw error
+            }
         case .input(let text, .some(let id)):
-            return try apply(.focus(element: id), now: now) + apply(.input(text: text, element: nil), now: now)
+            let checkpoint = checkpoint
+            do {
+                return try apply(.focus(element: id), now: now) + apply(.input(text: text, element: nil), now: now)
+            } catch {
+                restore(checkpoint)
+                throw error
+            }
         case .activate(nil), .input(_, nil), .next, .previous, .first, .last, .focus, .rotor, .rotorItem, .action,
             .adjust, .magicTap, .escape, .hint, .menu, .goto, .replay, .assistive, .repeatAnnouncement:
             break
         }
         let before = state
         let screenBefore = screen
+        let cacheBefore = screenCache
         let focusBefore = focus(on: screenBefore)
         var effects: [Effect]
         do {
             effects = try perform(command, now: now)
         } catch {
             state = before
+            // The screen on show is the one it was: the next command need not build it again.
+            screenCache = cacheBefore
             var refusal = error
             refusal.words = words
             throw refusal

@@ -528,14 +528,24 @@ public struct Session: Sendable {
 
     /// Applies game commands as one: if one is refused, the state is left as it was before the first.
     private mutating func apply(_ commands: [GameCommand], replyTo: Reply?) {
-        let before = engine.checkpoint
         var effects: [Effect] = []
-        do {
-            for command in commands { effects += try engine.apply(command, now: clock.time) }
-        } catch {
-            engine.restore(before)
-            emit(.error(ProtocolError(error)), replyTo: replyTo)
-            return
+        if commands.count == 1 {
+            // The engine refuses one command as a whole, leaving itself as it was: nothing to put back.
+            do {
+                effects = try engine.apply(commands[0], now: clock.time)
+            } catch {
+                emit(.error(ProtocolError(error)), replyTo: replyTo)
+                return
+            }
+        } else {
+            let before = engine.checkpoint
+            do {
+                for command in commands { effects += try engine.apply(command, now: clock.time) }
+            } catch {
+                engine.restore(before)
+                emit(.error(ProtocolError(error)), replyTo: replyTo)
+                return
+            }
         }
         perform(effects, replyTo: replyTo)
     }
