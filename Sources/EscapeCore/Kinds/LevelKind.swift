@@ -219,10 +219,15 @@ struct PuzzleState: Sendable, Hashable, Codable {
         lhs.kind == rhs.kind && Self.equal(lhs.value, rhs.value)
     }
 
-    /// `rhs` keeps the stored existential's type: passing it as `any Hashable` rewrapped it first.
+    /// Opens `rhs` too and compares the two types before the values, rather than casting `rhs` to
+    /// `lhs`'s type (a dynamic cast, every time the engine asks whether a command changed anything).
     private static func equal<Value: Hashable>(_ lhs: Value, _ rhs: any Sendable & Hashable & Codable) -> Bool {
-        guard let rhs = rhs as? Value else { return false }
-        return lhs == rhs
+        func sameType<Other: Hashable>(_ other: Other) -> Bool {
+            guard Other.self == Value.self else { return false }
+            // The same type, so the same value reinterpreted as itself.
+            return lhs == unsafeBitCast(other, to: Value.self)
+        }
+        return sameType(rhs)
     }
 
     func hash(into hasher: inout Hasher) {
