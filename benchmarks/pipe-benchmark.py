@@ -227,12 +227,15 @@ class Peer:
         self.process.wait()
 
 
-def lockstep_pair(binary, lines, warmup):
+def lockstep_pair(binary, lines, warmup, jq=None):
     """efb and cat side by side: each line goes to efb, then to cat, so both are measured under the
-    same conditions (this machine's other load varies over seconds)."""
+    same conditions (this machine's other load varies over seconds). With `jq`, each line also goes
+    to `jq --unbuffered -c .`, for scale: what a process that parses and prints each line costs in
+    lock step (the third list, empty without jq)."""
     efb = Peer([binary, "pipe", *PIPE_ARGS], engine_done)
     cat = Peer(["cat"], echoed)
-    efb_times, cat_times = [], []
+    parser = Peer([jq, "--unbuffered", "-c", "."], echoed) if jq else None
+    efb_times, cat_times, jq_times = [], [], []
     try:
         # The engine writes its opening (hello, screen, focus, progress) before any command; the
         # reply to a first ping ends after it, so the same completion test reads past it.
@@ -240,13 +243,18 @@ def lockstep_pair(binary, lines, warmup):
         for number, line in enumerate(lines):
             engine_time = efb.round_trip(line)
             cat_time = cat.round_trip(line)
+            jq_time = parser.round_trip(line) if parser else None
             if number >= warmup:
                 efb_times.append(engine_time)
                 cat_times.append(cat_time)
+                if parser:
+                    jq_times.append(jq_time)
     finally:
         efb.close()
         cat.close()
-    return efb_times, cat_times
+        if parser:
+            parser.close()
+    return efb_times, cat_times, jq_times
 
 
 def engine_done(buffer, line):
@@ -260,18 +268,18 @@ def echoed(buffer, line):
     return len(buffer) >= len(line) and buffer.endswith(b"\n")
 
 
-def latency(binary, path, count, warmup=200):
+def latency(binary, path, count, jq=None, warmup=200):
     with open(path, "rb") as handle:
         lines = [line for _, line in zip(range(count + warmup + 1), handle)]
     lines = [line for line in lines if b'"type":"quit"' not in line][: count + warmup]
-    efb, cat = lockstep_pair(binary, lines, warmup)
+    efb, cat, parser = lockstep_pair(binary, lines, warmup, jq)
     # The same, with this process and both children on one CPU: no cross-CPU wake-ups.
     pinned = None
     if hasattr(os, "sched_setaffinity"):
         saved = os.sched_getaffinity(0)
         try:
             os.sched_setaffinity(0, {min(saved)})
-            pinned = lockstep_pair(binary, lines, warmup)
+            pinned = lockstep_pair(binary, lines, warmup, jq)
         finally:
             os.sched_setaffinity(0, saved)
     # The same commands through the Python client (ids, JSON decoding, reply bookkeeping).
@@ -287,6 +295,7 @@ def latency(binary, path, count, warmup=200):
     return {
         "efb": efb,
         "cat": cat,
+        "jq": parser,
         "pinned": pinned,
         "client": client,
     }
@@ -518,7 +527,7 @@ def main():
         with open(stream, "rb") as handle:
             stream_rss = maxrss_by_time([binary, "pipe", *PIPE_ARGS], handle.read())
         say("b. lock-step latency ...")
-        b = latency(binary, stream, options.latency_commands)
+        b = latency(binary, stream, options.latency_commands, jq)
         e = None
         if shutil.which("valgrind"):
             say("e. instructions under callgrind ...")
@@ -541,12 +550,18 @@ def main():
     cli_p50, cli_p95 = percentile(b["client"], 0.5), percentile(b["client"], 0.95)
     pinned_note = ""
     if b["pinned"]:
-        pe, pc = b["pinned"]
+        pe, pc, pj = b["pinned"]
         pinned_note = (
             f" Everything pinned to one CPU: efb p50 {percentile(pe, 0.5):.1f} / p95 {percentile(pe, 0.95):.1f} µs, "
             f"cat p50 {percentile(pc, 0.5):.1f} / p95 {percentile(pc, 0.95):.1f} µs "
-            f"({percentile(pe, 0.5) / percentile(pc, 0.5):.2f}× and {percentile(pe, 0.95) / percentile(pc, 0.95):.2f}×)."
+            f"({percentile(pe, 0.5) / percentile(pc, 0.5):.2f}× and {percentile(pe, 0.95) / percentile(pc, 0.95):.2f}×)"
         )
+        if pj:
+            pinned_note += (
+                f", `jq --unbuffered -c .` p50 {percentile(pj, 0.5):.1f} / p95 {percentile(pj, 0.95):.1f} µs "
+                f"({percentile(pj, 0.5) / percentile(pc, 0.5):.2f}× and {percentile(pj, 0.95) / percentile(pc, 0.95):.2f}× cat)"
+            )
+        pinned_note += "."
     cold_median = statistics.median(cold)
     hwm = memory["VmHWM"]
     peak = mib(max(hwm, rss["efb"] or 0))
@@ -656,7 +671,16 @@ def main():
     report.append(
         f"- Lock-step: the same driver (write one line, read until the reply is complete) for both, "
         f"alternating line by line between efb and cat; the first 200 commands are a warm-up. p99: efb {percentile(b['efb'], 0.99):.1f} µs, "
-        f"cat {percentile(b['cat'], 0.99):.1f} µs. Through the Python client (`Engine.send`): "
+        f"cat {percentile(b['cat'], 0.99):.1f} µs. "
+        + (
+            f"For scale, `jq --unbuffered -c .` driven the same way, each line after efb's and cat's: "
+            f"p50 {percentile(b['jq'], 0.5):.1f} / p95 {percentile(b['jq'], 0.95):.1f} µs "
+            f"({percentile(b['jq'], 0.5) / cat_p50:.2f}× / {percentile(b['jq'], 0.95) / cat_p95:.2f}× cat): "
+            f"a process that only parses and prints each line. "
+            if b["jq"]
+            else ""
+        )
+        + f"Through the Python client (`Engine.send`): "
         f"p50 {cli_p50:.1f} µs, p95 {cli_p95:.1f} µs."
         + pinned_note
     )
