@@ -105,6 +105,17 @@ struct RelocatedEFBTests {
             at: packageRoot.appendingPathComponent("docs/examples/lantern-room.json"),
             to: adventures.appendingPathComponent("en.json")
         )
+        // The whole program itself finds the data at ../../share/efb: it plays the adventure installed there.
+        // Run first, through `run`, which waits out ETXTBSY: once the copy has run, no child forked by
+        // another test while it was being written still holds it open, so efb's own exec of it below
+        // cannot fail with ETXTBSY (it did once, beside a parallel test run).
+        let played = try run(
+            libexec.appendingPathComponent("efb-full"),
+            ["pipe", "--memory-save", "--locale", "en"],
+            input: "{\"type\":\"hello\",\"id\":1}\n"
+        )
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("\"title\":\"The Lantern Room\""), "\(played.stdout.prefix(300))")
         // `validate` is the whole program's: efb runs it from ../libexec/efb, with the same arguments.
         let checked = try run(efb, ["validate", adventures.appendingPathComponent("en.json").path], input: "")
         #expect(checked.status == 0, "\(checked.stderr)")
@@ -116,14 +127,6 @@ struct RelocatedEFBTests {
         let refused = try run(efb, ["pipe", "--games", "0"], input: "")
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--games must be between 1 and"), "\(refused.stderr)")
-        // The whole program itself finds the data at ../../share/efb: it plays the adventure installed there.
-        let played = try run(
-            libexec.appendingPathComponent("efb-full"),
-            ["pipe", "--memory-save", "--locale", "en"],
-            input: "{\"type\":\"hello\",\"id\":1}\n"
-        )
-        #expect(played.status == 0, "\(played.stderr)")
-        #expect(played.stdout.contains("\"title\":\"The Lantern Room\""), "\(played.stdout.prefix(300))")
     }
 
     @Test func withoutTheWholeProgramEfbSaysWhereItLooked() throws {

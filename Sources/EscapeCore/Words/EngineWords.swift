@@ -68,18 +68,33 @@ public struct EngineWords: WordTable, Sendable, Hashable {
     /// Fills placeholders in one pass, so a value that holds braces is never read as a placeholder.
     package static func fill(_ template: String, _ values: [String: String]) -> String {
         guard !values.isEmpty else { return template }
-        // Braces are ASCII, so the UTF-8 view finds them at character boundaries without reading
-        // the text character by character.
+        // Braces are ASCII, so the UTF-8 view finds them without reading the text character by
+        // character; a brace counts only when it is a character of its own, as it did when
+        // characters were read (not when a combining accent or a joiner after it extends it).
         let utf8 = template.utf8
+        func isBrace(at index: String.Index) -> Bool {
+            let next = utf8.index(after: index)
+            guard next < utf8.endIndex, utf8[next] >= 0x80 else { return true }
+            let scalar = template.unicodeScalars[next]
+            return
+                !(scalar.properties.isGraphemeExtend || scalar.value == 0x200D
+                || scalar.properties.generalCategory == .spacingMark)
+        }
         var result = ""
         result.reserveCapacity(utf8.count + 32)
         var copied = utf8.startIndex
         var search = copied
         while let open = utf8[search...].firstIndex(of: UInt8(ascii: "{")) {
             let after = utf8.index(after: open)
-            guard let close = utf8[after...].firstIndex(of: UInt8(ascii: "}")),
-                let value = values[String(template[after..<close])]
-            else {
+            guard isBrace(at: open) else {
+                search = after
+                continue
+            }
+            var close = utf8[after...].firstIndex(of: UInt8(ascii: "}"))
+            while let found = close, !isBrace(at: found) {
+                close = utf8[utf8.index(after: found)...].firstIndex(of: UInt8(ascii: "}"))
+            }
+            guard let close, let value = values[String(template[after..<close])] else {
                 search = after
                 continue
             }
