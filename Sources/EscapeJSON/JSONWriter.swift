@@ -154,7 +154,7 @@ public enum JSONWriter {
     }
 
     /// Appends the escape of one character (`/` only comes here in the ``Style/jsonEncoder`` style).
-    static func appendEscape(
+    private static func appendEscape(
         of sequence: Slice<UnsafeBufferPointer<UInt8>>,
         into output: inout [UInt8],
         style: Style

@@ -236,8 +236,11 @@ extension Engine {
             try require(levelState.timeAnnounced == 0, "._1.timeAnnounced", .snapshotOutOfRange)
             return
         }
-        let marks = Self.timeMarks(limit: limit)
-        try require(marks.indices.contains(levelState.timeAnnounced), "._1.timeAnnounced", .snapshotOutOfRange)
+        try require(
+            Self.timeMark(limit: limit, at: levelState.timeAnnounced) != nil,
+            "._1.timeAnnounced",
+            .snapshotOutOfRange
+        )
         guard levelState.timed else { return }
         // The engine lets time pass before it snapshots: a running torch has time left.
         let paused = restored.state.stack.count > 1

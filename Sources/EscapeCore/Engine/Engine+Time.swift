@@ -3,10 +3,9 @@
 extension Engine {
     /// The seconds left at which the time is announced, from the first to the last (0: time is up).
     public static func timeMarks(limit: Int) -> [Int] {
-        var marks = Array(stride(from: (limit - 1) / 60 * 60, through: 60, by: -60))
-        marks += [45, 30, 15].filter { $0 < limit }
-        marks += Array(stride(from: 10, through: 1, by: -1)).filter { $0 < limit }
-        return marks + [0]
+        var marks: [Int] = []
+        while let mark = timeMark(limit: limit, at: marks.count) { marks.append(mark) }
+        return marks
     }
 
     /// When the next time announcement falls due on a timed level.
@@ -18,8 +17,10 @@ extension Engine {
         return levelState.enteredAt.adding(saturating: Int64(limit - mark) * 1000)
     }
 
-    /// `timeMarks(limit: limit)[index]`, or `nil` past the last, without making the list: asked
-    /// before every command on a timed level.
+    /// `timeMarks(limit: limit)[index]`, or `nil` past the last.
+    ///
+    /// Asked before every command on a timed level, so it makes no list; the one place the schedule
+    /// is written.
     package static func timeMark(limit: Int, at index: Int) -> Int? {
         guard index >= 0 else { return nil }
         var index = index
@@ -45,8 +46,9 @@ extension Engine {
         guard case .level(let position, var levelState) = top.place, let limit = level(at: position).timeLimit else {
             return []
         }
+        // Only called when `timeDeadline` found this mark.
+        guard let remaining = Self.timeMark(limit: limit, at: levelState.timeAnnounced) else { return [] }
         let messages = adventure.messages
-        let remaining = Self.timeMarks(limit: limit)[levelState.timeAnnounced]
         levelState.timeAnnounced += 1
         replaceTop(.level(position, levelState))
         var effects: [Effect] = []

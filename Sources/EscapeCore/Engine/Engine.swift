@@ -143,27 +143,23 @@ public struct Engine: Sendable {
     /// - Throws: ``CommandRefusal`` when the command makes no sense now; nothing changes then.
     public mutating func apply(_ command: GameCommand, now: Int64) throws(CommandRefusal) -> [Effect] {
         // A command that names its element moves focus first, so the focus is told before the outcome.
-        // Both halves or neither: a refused second half puts back the focus the first one moved.
+        let aimed: (element: String, gesture: GameCommand)?
         switch command {
-        case .activate(.some(let id)):
-            let checkpoint = checkpoint
-            do {
-                return try apply(.focus(element: id), now: now) + apply(.activate(element: nil), now: now)
-            } catch {
-                restore(checkpoint)
-                throw error
-            }
-        case .input(let text, .some(let id)):
-            let checkpoint = checkpoint
-            do {
-                return try apply(.focus(element: id), now: now) + apply(.input(text: text, element: nil), now: now)
-            } catch {
-                restore(checkpoint)
-                throw error
-            }
+        case .activate(.some(let id)): aimed = (id, .activate(element: nil))
+        case .input(let text, .some(let id)): aimed = (id, .input(text: text, element: nil))
         case .activate(nil), .input(_, nil), .next, .previous, .first, .last, .focus, .rotor, .rotorItem, .action,
             .adjust, .magicTap, .escape, .hint, .menu, .goto, .replay, .assistive, .repeatAnnouncement:
-            break
+            aimed = nil
+        }
+        if let aimed {
+            // Both halves or neither: a refused gesture puts back the focus the first half moved.
+            let checkpoint = checkpoint
+            do {
+                return try apply(.focus(element: aimed.element), now: now) + apply(aimed.gesture, now: now)
+            } catch {
+                restore(checkpoint)
+                throw error
+            }
         }
         let before = state
         let screenBefore = screen

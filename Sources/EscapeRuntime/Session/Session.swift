@@ -528,24 +528,20 @@ public struct Session: Sendable {
 
     /// Applies game commands as one: if one is refused, the state is left as it was before the first.
     private mutating func apply(_ commands: [GameCommand], replyTo: Reply?) {
+        // The engine refuses one command as a whole, leaving itself as it was: only several need a
+        // checkpoint to go back to.
+        let before = commands.count > 1 ? engine.checkpoint : nil
         var effects: [Effect] = []
-        if commands.count == 1 {
-            // The engine refuses one command as a whole, leaving itself as it was: nothing to put back.
-            do {
-                effects = try engine.apply(commands[0], now: clock.time)
-            } catch {
-                emit(.error(ProtocolError(error)), replyTo: replyTo)
-                return
+        do {
+            for command in commands {
+                // The first command's effects taken as they are, not copied one by one.
+                let applied = try engine.apply(command, now: clock.time)
+                if effects.isEmpty { effects = applied } else { effects += applied }
             }
-        } else {
-            let before = engine.checkpoint
-            do {
-                for command in commands { effects += try engine.apply(command, now: clock.time) }
-            } catch {
-                engine.restore(before)
-                emit(.error(ProtocolError(error)), replyTo: replyTo)
-                return
-            }
+        } catch {
+            if let before { engine.restore(before) }
+            emit(.error(ProtocolError(error)), replyTo: replyTo)
+            return
         }
         perform(effects, replyTo: replyTo)
     }
