@@ -87,7 +87,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from efb_client import EfbClientError, Engine, EnginePool, PooledGame, Reply  # noqa: E402
+from efb_client import EfbClientError, Engine, EnginePool, PooledGame, Reply, command_line  # noqa: E402
 
 try:  # numpy comes with gymnasium; either may be missing
     import numpy as np
@@ -291,13 +291,19 @@ def sanitize(text: str, max_length: int) -> str:
 def encode(text: str, max_length: int) -> Any:
     """``text`` as the ``"text"`` array of a dict observation: its UTF-8 bytes, cut to
     ``max_length`` at a character's boundary, padded with zeros."""
+    data = _encoded(text, max_length)
+    array = np.zeros(max_length, dtype=np.uint8)
+    array[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return array
+
+
+def _encoded(text: str, max_length: int) -> bytes:
+    """The bytes :func:`encode` puts in its array, before the padding."""
     data = text.encode("utf-8")
     if len(data) > max_length:
         data = data[: max(0, max_length - 3)]
         data = data.decode("utf-8", "ignore").encode("utf-8") + b"..."
-    array = np.zeros(max_length, dtype=np.uint8)
-    array[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-    return array
+    return data
 
 
 def decode(observation: Any) -> str:
@@ -312,6 +318,8 @@ def decode(observation: Any) -> str:
 
 _WORD = re.compile(r"[^\W_]+")
 _heard: Dict[str, List[str]] = {}  # words_of's answers, by text (an adventure has a few thousand)
+
+_VALID_ACTIONS: Command = {"type": "validActions"}  # (the query ending every step's batch)
 _LETTER_FILLERS = frozenset({"and", "an", "a", "then", "et", "un", "une", "puis"})
 
 
@@ -466,6 +474,7 @@ class EscapeEnv(_Base):
         #: The words heard this episode, in the order first heard: action ``max_actions + j`` answers ``words[j]``.
         self.words: List[str] = []
         self._word_set: set = set()
+        self._texts_heard: set = set()  # texts whose words were taken this episode
         self._word_entries: List[Dict[str, Any]] = []  # info's word actions, made once each
         self._field: Optional[str] = None  # the text field that word actions answer in, if any
         self._valid_event: Optional[Event] = None
@@ -474,6 +483,8 @@ class EscapeEnv(_Base):
         self._said: List[str] = []
         self._deferred_reward = 0.0  # levels solved by command(), rewarded at the next step
         self._text = " "
+        self._screen_lines: Tuple[Any, int, str] = (None, 0, "")  # (model, its changes, the lines)
+        self._action_lines: Tuple[Any, str] = (None, "")  # (valid_actions, their lines)
         self._observation: Any = None
         self._engine_key: Optional[tuple] = None
         self._start_blob: Optional[str] = None
@@ -500,6 +511,7 @@ class EscapeEnv(_Base):
         self.truncated = False
         self.words = []
         self._word_set = set()
+        self._texts_heard = set()
         self._word_entries = []
         self.episodes += 1
         started = False
@@ -545,8 +557,12 @@ class EscapeEnv(_Base):
         except EfbClientError:
             return "stopped"
 
-    def _step_end(self, pending: Any, want_info: bool = True):
+    def _step_end(self, pending: Any, want_info: bool = True, observe: bool = True):
+        """Reads a step's replies; returns what ``step`` returns (with ``observe=False`` the
+        observation is not built: the vector env writes its text into its own arrays)."""
         if pending == "ended":
+            if self._observation is None:  # (the vector env did not ask for it)
+                self._observation = self._observe()
             info = self._info(events=[], invalid=True) if want_info else {}
             return self._observation, 0.0, self.terminated, self.truncated, info
         events: List[Event] = []
@@ -567,7 +583,11 @@ class EscapeEnv(_Base):
             self._deferred_reward = 0.0
         if self.max_steps is not None and self.steps >= self.max_steps:
             self.truncated = True
-        self._observation = self._observe()
+        if observe:
+            self._observation = self._observe()
+        else:
+            self._observation = None
+            self._observation_text()
         info = self._info(events=events, invalid=invalid) if want_info else {}
         if self.render_mode == "human":
             self.render()
@@ -795,15 +815,12 @@ class EscapeEnv(_Base):
         request_id = f"env-step-{self._query}"
         key = ("str", request_id)
         engine._register(key, "batch")
-        body = ",".join(json.dumps(command, ensure_ascii=False, separators=(",", ":")) for command in commands)
+        batch: Command = {"type": "batch", "id": request_id}
         game = getattr(engine, "game", None)
-        line = '{"type":"batch","id":"%s",%s"commands":[%s%s{"type":"validActions"}]}\n' % (
-            request_id,
-            "" if game is None else '"game":%d,' % game,
-            body,
-            "," if body else "",
-        )
-        engine._write(line.encode("utf-8"))
+        if game is not None:
+            batch["game"] = game
+        batch["commands"] = commands + [_VALID_ACTIONS]
+        engine._write(command_line(batch))
         engine.commands_sent += 1
         return request_id, key, commands
 
@@ -821,7 +838,10 @@ class EscapeEnv(_Base):
 
     def _set_valid(self, event: Optional[Event]) -> None:
         if event is not None:
+            previous = self._valid_event
             self._valid_event = event
+            if previous is not None and previous.get("actions") == event.get("actions"):
+                return  # the same actions as at the last step (most steps): what was drawn from them stays
         actions = self._valid_event.get("actions", []) if self._valid_event else []
         self.valid_actions = actions = actions[: self.max_actions]  # (a copy)
         self._field = None
@@ -833,8 +853,10 @@ class EscapeEnv(_Base):
                     break
 
     def _hear(self, text: Optional[str]) -> None:
-        if not text or len(self.words) >= self.max_words:
+        if not text or len(self.words) >= self.max_words or text in self._texts_heard:
             return
+        if len(self._texts_heard) < 100_000:  # (only a shortcut: bounded, whatever the adventure)
+            self._texts_heard.add(text)
         words = _heard.get(text)
         if words is None:
             words = words_of(text)
@@ -854,27 +876,34 @@ class EscapeEnv(_Base):
 
     def _take_events(self) -> List[Event]:
         """The events read since the last call, without the env's own queries."""
-        own = self._own_ids
-        if own:
-            events = [e for e in self._events if e.get("replyTo") not in own and e.get("type") != "validActions"]
-        else:  # (a step's query is in its batch: no id of the env's own is awaited)
-            events = [e for e in self._events if e.get("type") != "validActions"]
-        del self._events[:]
-        self._said = []
-        for event in events:
+        own = self._own_ids  # (empty while stepping: a step's query is in its batch)
+        read = self._events
+        if not read:
+            self._said = []
+            return []
+        self._events = []
+        if self.engine is not None:
+            self.engine.on_event = self._events.append
+        events: List[Event] = []
+        self._said = said = []
+        hear = self._hear
+        for event in read:
             kind = event.get("type")
+            if kind == "validActions" or (own and event.get("replyTo") in own):
+                continue
+            events.append(event)
             if kind == "announce":
-                self._said.append(event.get("text", ""))
+                said.append(event.get("text", ""))
                 if not event.get("echo"):
-                    self._hear(event.get("text"))
+                    hear(event.get("text"))
             elif kind == "screen":
-                self._hear(event.get("title"))
-                for element in event.get("elements") or []:
+                hear(event.get("title"))
+                for element in event.get("elements") or ():
                     self._hear_element(element)
             elif kind == "elementChanged":
                 self._hear_element(event.get("element") or {})
             elif kind == "error":
-                self._said.append("error: " + event.get("message", event.get("code", "")))
+                said.append("error: " + event.get("message", event.get("code", "")))
             elif kind == "progress":
                 self.total_levels = event.get("total", self.total_levels)
             elif kind == "ended" and event.get("reason") == "escaped":
@@ -895,13 +924,30 @@ class EscapeEnv(_Base):
         return new
 
     def _observe(self) -> Any:
+        text = self._observation_text()
+        if self.observation == "text":
+            return text
+        mask = np.zeros(self.max_actions + self.max_words, dtype=np.int8)
+        if not (self.terminated or self.truncated):
+            mask[: len(self.valid_actions)] = 1
+            if self._field is not None:
+                mask[self.max_actions : self.max_actions + len(self.words)] = 1
+        return {"text": encode(text, self.max_length), "action_mask": mask}
+
+    def _observation_text(self) -> str:
+        """Makes the observation's text (:attr:`text`) and returns it."""
         engine = self.engine
         model = engine.model
-        screen = model.screen or {}
-        focused = model.focused_id
-        lines = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"]
-        for element in screen.get("elements", ()):
-            lines.append(("> " if element.get("id") == focused else "  ") + _element_line(element))
+        # (The screen's lines are kept while the model stays as it was, and the valid actions' while
+        # their list does: most steps change neither, or one of them.)
+        if self._screen_lines[0] is not model or self._screen_lines[1] != model.changes:
+            screen = model.screen or {}
+            focused = model.focused_id
+            drawn = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"]
+            for element in screen.get("elements", ()):
+                drawn.append(("> " if element.get("id") == focused else "  ") + _element_line(element))
+            self._screen_lines = (model, model.changes, "\n".join(drawn))
+        lines = [self._screen_lines[2]]
         total = self.total_levels if self.total_levels is not None else "?"
         lines.append(f"solved: {len(self.solved)}/{total}")
         if engine.timer is not None:
@@ -912,24 +958,20 @@ class EscapeEnv(_Base):
         lines.append("actions:")
         ended = self.terminated or self.truncated
         if not ended:
-            lines += [
-                f"{index}: {action.get('label', '')}{' (needs text)' if action.get('needsText') else ''}"
-                for index, action in enumerate(self.valid_actions)
-            ]
+            if self._action_lines[0] is not self.valid_actions:
+                drawn = [
+                    f"{index}: {action.get('label', '')}{' (needs text)' if action.get('needsText') else ''}"
+                    for index, action in enumerate(self.valid_actions)
+                ]
+                self._action_lines = (self.valid_actions, "\n".join(drawn))
+            if self.valid_actions:
+                lines.append(self._action_lines[1])
             if self._field is not None and self.words:
                 first = self.max_actions
                 lines.append(f"{first}-{first + len(self.words) - 1}: answer with one of the {len(self.words)} words heard")
         text = "\n".join(lines)
-        if self.observation == "text":
-            self._text = sanitize(text, self.max_length)
-            return self._text
-        self._text = text
-        mask = np.zeros(self.max_actions + self.max_words, dtype=np.int8)
-        if not ended:
-            mask[: len(self.valid_actions)] = 1
-            if self._field is not None:
-                mask[self.max_actions : self.max_actions + len(self.words)] = 1
-        return {"text": encode(text, self.max_length), "action_mask": mask}
+        self._text = sanitize(text, self.max_length) if self.observation == "text" else text
+        return self._text
 
     def _info(self, *, events: List[Event], invalid: bool) -> Dict[str, Any]:
         engine = self.engine
@@ -1033,16 +1075,32 @@ class EscapeVectorEnv(_VectorBase):
         if HAVE_GYMNASIUM:
             self.observation_space = gym.vector.utils.batch_space(first.observation_space, num_envs)
             self.action_space = gym.vector.utils.batch_space(first.action_space, num_envs)
-        self._text = np.zeros((num_envs, first.max_length), dtype=np.uint8)
+        self._size = size
+        self._ones = b"\x01" * size
         self._mask = np.zeros((num_envs, size), dtype=np.int8)
         self._done = np.zeros(num_envs, dtype=bool)
 
-    def _put(self, index: int, observation: Dict[str, Any]) -> None:
-        self._text[index] = observation["text"]
-        self._mask[index] = observation["action_mask"]
-
     def _batch(self) -> Dict[str, Any]:
-        return {"text": self._text.copy(), "action_mask": self._mask.copy()}
+        """The observations of every env (each with its text made), as new arrays: the bytes are
+        written into zeroed buffers a row at a time (a slice assignment each, far cheaper than
+        numpy's per-call cost for rows this short), then seen as arrays without a copy."""
+        length, size, ones = self.envs[0].max_length, self._size, self._ones
+        text = bytearray(self.num_envs * length)
+        mask = bytearray(self.num_envs * size)
+        for index, env in enumerate(self.envs):
+            data = _encoded(env.text, length)
+            start = index * length
+            text[start : start + len(data)] = data
+            if not (env.terminated or env.truncated):
+                start = index * size
+                count = len(env.valid_actions)
+                mask[start : start + count] = ones[:count]
+                if env._field is not None:
+                    first = start + env.max_actions
+                    count = len(env.words)
+                    mask[first : first + count] = ones[:count]
+        self._mask = np.frombuffer(mask, dtype=np.int8).reshape(self.num_envs, size)
+        return {"text": np.frombuffer(text, dtype=np.uint8).reshape(self.num_envs, length), "action_mask": self._mask}
 
     def reset(self, *, seed: Optional[Any] = None, options: Optional[Dict[str, Any]] = None):
         if isinstance(seed, (list, tuple)):
@@ -1053,8 +1111,7 @@ class EscapeVectorEnv(_VectorBase):
             seeds = self._pool_games(seeds, options)
         texts = []
         for index, env in enumerate(self.envs):
-            observation, _ = env.reset(seed=seeds[index], options=options)
-            self._put(index, observation)
+            env.reset(seed=seeds[index], options=options)
             texts.append(env.text)
         self._done[:] = False
         return self._batch(), {"text": np.array(texts, dtype=object)}
@@ -1120,18 +1177,17 @@ class EscapeVectorEnv(_VectorBase):
         texts = []
         for index, env in enumerate(self.envs):
             if self._done[index]:
-                observation, _ = env.reset()
+                env.reset()
                 self._done[index] = False
             else:
-                observation, reward, terminated, truncated, _ = env._step_end(pending[index], want_info=False)
+                _, reward, terminated, truncated, _ = env._step_end(pending[index], want_info=False, observe=False)
                 rewards[index], terminations[index], truncations[index] = reward, terminated, truncated
                 self._done[index] = terminated or truncated
-            self._put(index, observation)
             texts.append(env.text)
         return self._batch(), rewards, terminations, truncations, {"text": np.array(texts, dtype=object)}
 
     def action_masks(self) -> Any:
-        return self._mask.astype(bool)
+        return self._mask != 0
 
     def close(self, **kwargs: Any) -> None:
         for env in self.envs:
@@ -1290,13 +1346,11 @@ def run_reference_bot(env: EscapeEnv, seed: int = 1, locale: str = "en") -> Tupl
 
 def _random_actions(masks: Any, rng: Any) -> Any:
     """One random valid index per row of ``masks`` (0 where none is valid), each valid index of a
-    row equally likely: the row's largest of uniform draws, the invalid ones left out."""
-    masks = np.asarray(masks)
-    draws = rng.random(masks.shape)
-    draws[masks == 0] = -1.0
-    actions = draws.argmax(axis=1).astype(np.int64)
-    actions[draws.max(axis=1) < 0] = 0
-    return actions
+    row equally likely: a uniform draw below the row's count of valid indices, then the index at
+    which the running count passes it."""
+    running = (np.asarray(masks) != 0).cumsum(axis=1, dtype=np.int32)
+    draws = (rng.random(len(running)) * running[:, -1]).astype(np.int32)  # (< the count: random() < 1)
+    return (running > draws[:, None]).argmax(axis=1).astype(np.int64)  # (0 where none passes it)
 
 
 def benchmark(binary: Optional[str], counts: Sequence[int], modes: Sequence[str], seconds: float = 5.0) -> List[Dict[str, Any]]:

@@ -24,6 +24,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bot  # noqa: E402
+import efb_client  # noqa: E402
 from efb_client import (  # noqa: E402
     BatchError,
     Engine,
@@ -217,6 +218,48 @@ class TextTests(unittest.TestCase):
             # 1.1 reports the typed text as an elementChanged (1.0 as a second focus).
             self.assertEqual(reply.element(field)["value"], text)
             self.assertEqual(engine.model.element(field)["value"], text)
+
+
+class JSONTests(unittest.TestCase):
+    """Lines are read and written with orjson when it is installed, else with json: both give the
+    same lines and the same events."""
+
+    COMMANDS = [
+        {"type": "next"},
+        {"type": "input", "element": "answer", "text": "café \u2028 \" \\ \n \x01 \x7f é\u0301 😀", "id": "ü"},
+        {"type": "batch", "id": 7, "game": 3, "commands": [{"type": "wait", "ms": 0}, {"type": "validActions"}]},
+        {"type": "hello", "protocol": {"min": [1, 0], "max": [1, 2]}, "want": [], "timePressure": False, "x": None},
+        {"type": "wait", "ms": -1, "big": 2**63 - 1, "float": 0.5},
+    ]
+
+    def test_command_lines_are_json_s_lines(self):
+        for command in self.COMMANDS:
+            expected = json.dumps(command, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+            self.assertEqual(efb_client.command_line(command), expected)
+        # What orjson does not write (an integer beyond 64 bits) json still writes.
+        self.assertEqual(efb_client.command_line({"type": "wait", "ms": 2**70}), b'{"type":"wait","ms":%d}\n' % 2**70)
+
+    def test_orjson_is_used_when_installed(self):
+        try:
+            import orjson
+        except ImportError:
+            self.skipTest("orjson is not installed")
+        self.assertIs(efb_client._loads, orjson.loads)
+
+    def test_both_readers_give_the_same_game(self):
+        def play():
+            with Engine(GAME, BINARY, check=False) as engine:
+                replies = engine.send_many([{"type": "next"}] * 3 + [{"type": "activate"}, {"type": "state"}])
+                return engine.opening, replies, engine.model.screen
+
+        fast = play()
+        saved = efb_client._loads
+        efb_client._loads = json.loads
+        try:
+            plain = play()
+        finally:
+            efb_client._loads = saved
+        self.assertEqual(fast, plain)
 
 
 class ProtocolFieldTests(unittest.TestCase):
@@ -700,6 +743,50 @@ class PoolTests(unittest.TestCase):
             reply = pool.games[0].send({"type": "next"})
             self.assertNotIn("game", reply.first("done"))
             self.assertEqual(pool.games[0].hello.get("games"), None)
+
+    def test_a_pool_names_the_line_that_breaks_the_protocol(self):
+        # The pool reads a whole chunk at once and finds a bad event's line only when there is one:
+        # the error must still carry the very line (before: every chunk was split into lines first).
+        for bad, why in [
+            ('{"type":"announce","seq":1,"gen":0,"text":"seq went back","game":1}', "seq does not grow"),
+            ('{"type":"announce","seq":90,"gen":0,"text":"whose game?"}', "without a game"),
+            ('{"type":"announce","seq":91,"gen":0,"text":"no such game","game":7}', "without a game"),
+            ("not json at all", "not JSON"),
+        ]:
+            path = fake_engine(
+                f"""
+                seqs = {{}}
+                def say(game, event):
+                    seqs[game] = seqs.get(game, 0) + 1
+                    event.update(seq=seqs[game], gen=0, game=game)
+                    return json.dumps(event)
+                for line in sys.stdin:
+                    command = json.loads(line)
+                    game = command.get("game", 0)
+                    if command["type"] == "hello":
+                        hello = json.loads({HELLO_LINE!r})
+                        del hello["seq"]
+                        hello["replyTo"] = command["id"]
+                        print(say(game, hello), flush=True)
+                        print(say(game, {{"type": "done", "replyTo": command["id"]}}), flush=True)
+                    else:
+                        print(say(0, {{"type": "announce", "text": "fine"}}))
+                        print(say(game, {{"type": "done", "replyTo": command["id"]}}))
+                        print({bad!r}, flush=True)
+                """
+            )
+            try:
+                pool = EnginePool(2, [], path, protocol=(1, 0), check=False)
+                try:
+                    with self.assertRaises(ProtocolViolation, msg=bad) as caught:
+                        pool.games[1].send({"type": "next"})
+                        pool.games[0].ping()
+                    self.assertEqual(caught.exception.line, bad.encode())
+                    self.assertIn(why, str(caught.exception))
+                finally:
+                    pool.kill()
+            finally:
+                os.unlink(path)
 
     def test_closing_ends_every_game(self):
         pool = EnginePool(2, ["--clock", "virtual"], BINARY, check=False)

@@ -358,8 +358,18 @@ class VectorEnvTests(unittest.TestCase):
             self.assertIn(obs, envs.observation_space)
             seen_end = False
             for step in range(6):
+                before = {key: value.copy() for key, value in obs.items()}
+                previous = obs
                 obs, rewards, terminations, truncations, infos = envs.step(np.array([2, 0, 1]))
                 self.assertIn(obs, envs.observation_space)
+                # Each row is its env's own observation; a step's arrays are new ones, and the
+                # ones given before stay as they were.
+                for index, env in enumerate(envs.envs):
+                    np.testing.assert_array_equal(obs["text"][index], efb_gym.encode(env.text, env.max_length))
+                    np.testing.assert_array_equal(obs["action_mask"][index], env.action_masks().astype(np.int8))
+                for key in obs:
+                    np.testing.assert_array_equal(previous[key], before[key])
+                    self.assertFalse(np.shares_memory(obs[key], previous[key]))
                 if step == 3:
                     self.assertTrue(all(truncations))  # max_steps
                     self.assertTrue((obs["action_mask"] == 0).all())
@@ -438,6 +448,24 @@ class VectorEnvTests(unittest.TestCase):
         finally:
             pooled.close()
             alone.close()
+
+    def test_random_actions_pick_every_valid_index_alike(self):
+        rng = np.random.default_rng(3)
+        masks = np.zeros((6, 40), dtype=np.int8)
+        masks[0, :5] = 1
+        masks[1, [3, 17, 39]] = 1
+        masks[2, 39] = 1
+        masks[4, :] = 1  # (row 3 has none: 0)
+        masks[5, 10:20] = 1
+        masks[5, 30:32] = 1
+        draws = np.stack([efb_gym._random_actions(masks, rng) for _ in range(6000)])
+        self.assertTrue((draws[:, 3] == 0).all())
+        for row in (0, 1, 2, 4, 5):
+            valid = np.flatnonzero(masks[row])
+            self.assertTrue(np.isin(draws[:, row], valid).all(), row)
+            counts = np.bincount(draws[:, row], minlength=40)[valid]
+            expected = 6000 / len(valid)
+            self.assertTrue((abs(counts - expected) < 0.25 * expected + 30).all(), (row, counts))
 
     def test_the_benchmark_runs(self):
         results = efb_gym.benchmark(BINARY, [2], ["escape", "sync", "async"], seconds=0.2)
