@@ -74,6 +74,7 @@ says which). With Gymnasium, importing the module registers the env: ``gymnasium
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -341,22 +342,6 @@ def words_of(text: str) -> List[str]:
     return found
 
 
-#: Element lines already made, by the element's identity (the client's model replaces an element's
-#: dict whenever the element changes): a step redraws the whole screen, which rarely changed.
-_element_lines: Dict[int, Tuple[Event, str]] = {}
-
-
-def _element_line(element: Event) -> str:
-    cached = _element_lines.get(id(element))
-    if cached is not None and cached[0] is element:
-        return cached[1]
-    line = _make_element_line(element)
-    if len(_element_lines) >= 10_000:  # bounded, whatever the adventure (an entry keeps its element)
-        _element_lines.clear()
-    _element_lines[id(element)] = (element, line)
-    return line
-
-
 def _make_element_line(element: Event) -> str:
     traits = element.get("traits") or []
     parts = [element.get("label", "")]
@@ -484,6 +469,7 @@ class EscapeEnv(_Base):
         self._deferred_reward = 0.0  # levels solved by command(), rewarded at the next step
         self._text = " "
         self._screen_lines: Tuple[Any, int, str] = (None, 0, "")  # (model, its changes, the lines)
+        self._element_lines: Tuple[Any, List[Event], List[str]] = (None, [], [])  # (screen, its elements, their lines)
         self._action_lines: Tuple[Any, str] = (None, "")  # (valid_actions, their lines)
         self._observation: Any = None
         self._engine_key: Optional[tuple] = None
@@ -898,8 +884,15 @@ class EscapeEnv(_Base):
                     hear(event.get("text"))
             elif kind == "screen":
                 hear(event.get("title"))
+                heard = self._texts_heard
                 for element in event.get("elements") or ():
-                    self._hear_element(element)
+                    # (_hear_element, inlined: a screen's texts were mostly heard already)
+                    label = element.get("label")
+                    if label not in heard:
+                        hear(label)
+                    value = element.get("value")
+                    if value is not None and value not in heard and "textField" not in (element.get("traits") or ()):
+                        hear(value)
             elif kind == "elementChanged":
                 self._hear_element(event.get("element") or {})
             elif kind == "error":
@@ -941,12 +934,7 @@ class EscapeEnv(_Base):
         # (The screen's lines are kept while the model stays as it was, and the valid actions' while
         # their list does: most steps change neither, or one of them.)
         if self._screen_lines[0] is not model or self._screen_lines[1] != model.changes:
-            screen = model.screen or {}
-            focused = model.focused_id
-            drawn = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"]
-            for element in screen.get("elements", ()):
-                drawn.append(("> " if element.get("id") == focused else "  ") + _element_line(element))
-            self._screen_lines = (model, model.changes, "\n".join(drawn))
+            self._screen_lines = (model, model.changes, self._draw_screen(model))
         lines = [self._screen_lines[2]]
         total = self.total_levels if self.total_levels is not None else "?"
         lines.append(f"solved: {len(self.solved)}/{total}")
@@ -972,6 +960,30 @@ class EscapeEnv(_Base):
         text = "\n".join(lines)
         self._text = sanitize(text, self.max_length) if self.observation == "text" else text
         return self._text
+
+    def _draw_screen(self, model: Any) -> str:
+        """The observation's first lines: the screen's title and kind, then its elements, the
+        focused one marked ``>``. An element's line is made again only when the model replaced
+        the element (a new screen, or an element that changed)."""
+        screen = model.screen or {}
+        elements = screen.get("elements") or []
+        drawn_screen, drawn_elements, drawn = self._element_lines
+        if drawn_screen is screen and len(drawn_elements) == len(elements):
+            drawn = [
+                line if element is old else "  " + _make_element_line(element)
+                for element, old, line in zip(elements, drawn_elements, drawn)
+            ]
+        else:
+            drawn = ["  " + _make_element_line(element) for element in elements]
+        self._element_lines = (screen, list(elements), drawn)
+        lines = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"] + drawn
+        focused = model.focused_id
+        if focused is not None:
+            for index, element in enumerate(elements):
+                if element.get("id") == focused:
+                    lines[index + 1] = "> " + drawn[index][2:]
+                    break
+        return "\n".join(lines)
 
     def _info(self, *, events: List[Event], invalid: bool) -> Dict[str, Any]:
         engine = self.engine
@@ -1158,6 +1170,19 @@ class EscapeVectorEnv(_VectorBase):
             self._pool_key = None
 
     def step(self, actions: Any):
+        # The collector is held off while the step runs: a step makes thousands of short-lived
+        # dicts (the events), and collecting while they live only walks them again and again; they
+        # are freed by their counts when the step ends, so the collector finds them gone.
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._step(actions)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _step(self, actions: Any):
         actions = list(np.asarray(actions).reshape(self.num_envs)) if np.ndim(actions) else [actions]
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
