@@ -636,6 +636,7 @@ class Engine:
         self._finished: Dict[Any, Reply] = {}  # replies complete but not yet collected
         self._order: deque = deque()  # id keys in the order their commands were written
         self._quits: set = set()  # keys of quit commands: their reply ends with bye
+        self._quit_ended: set = set()  # keys of replies holding an ended event of reason quit
         self._cancels: set = set()  # keys of cancel commands: answered ahead of a wait's queue
         self._buffer = bytearray()
         self._eof = False
@@ -1054,11 +1055,15 @@ class Engine:
         reply.id = request_id
         # A quit (or a batch ending with quit) is followed by bye after its done; so is a quit after
         # the game escaped, whose reply has no ended.
-        ended = reply.last("ended")
         is_quit = key in self._quits
-        self._quits.discard(key)
-        self._cancels.discard(key)
-        if is_quit or (ended is not None and ended.get("reason") == "quit"):
+        if is_quit:
+            self._quits.discard(key)
+        if self._cancels:
+            self._cancels.discard(key)
+        quit_ended = key in self._quit_ended
+        if quit_ended:
+            self._quit_ended.discard(key)
+        if is_quit or quit_ended:
             while not self._bye:
                 self._read_one(deadline, waiting_for=key)
             reply.append(self._bye_event)
@@ -1174,7 +1179,9 @@ class Engine:
         if events is None:
             raise ProtocolViolation("an event answers an id that is not awaiting a reply", raw)
         events.append(event)
-        if event_type == "done":
+        if event_type == "ended" and event.get("reason") == "quit":
+            self._quit_ended.add(key)
+        elif event_type == "done":
             # Replies come back in the order the commands were written, except that a cancel that
             # arrives during a wait is answered ahead of the commands written before it.
             if self._order and self._order[0] == key:

@@ -1183,7 +1183,7 @@ class EscapeVectorEnv(_VectorBase):
                 gc.enable()
 
     def _step(self, actions: Any):
-        actions = list(np.asarray(actions).reshape(self.num_envs)) if np.ndim(actions) else [actions]
+        actions = np.asarray(actions).reshape(self.num_envs).tolist() if np.ndim(actions) else [actions]
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
         truncations = np.zeros(self.num_envs, dtype=bool)

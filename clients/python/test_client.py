@@ -518,6 +518,19 @@ class BatchTests(unittest.TestCase):
             with self.assertRaises(ValueError):
                 engine.batch([{"type": "next", "id": 7}])
 
+    def test_a_batch_ending_with_quit_holds_bye(self):
+        # The quit inside the batch is seen from its ended event (reason quit), not from the batch's
+        # own type: the reply still waits for the bye that follows the done.
+        engine = Engine(GAME)
+        try:
+            reply = engine.batch([{"type": "next"}, {"type": "quit"}])
+            self.assertEqual([e["type"] for e in reply][-3:], ["ended", "done", "bye"])
+            self.assertEqual(reply.first("ended")["reason"], "quit")
+            self.assertTrue(engine._bye)
+            self.assertFalse(engine._quit_ended)
+        finally:
+            engine.kill()
+
 
 class EndTests(unittest.TestCase):
     def test_engine_killed_mid_conversation(self):
