@@ -53,6 +53,20 @@ import Glibc
         #expect(!controller.events.contains { $0["replyTo"] == .string("s") })
     }
 
+    @Test("§12 validActions with ifChanged: each client has seen other events, so the list always comes")
+    func validActionsIfChangedAlwaysAnswersOnASharedSocket() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        for client in [controller, observer] {
+            for id in 1...2 {
+                client.send(#"{"type":"validActions","id":\#(id),"ifChanged":true}"#)
+                #expect(try client.read { $0.type == "done" }.compactMap(\.type) == ["validActions", "done"])
+            }
+        }
+        try served.finish([controller, observer])
+    }
+
     @Test("§12 Read-only: an observer's gesture is refused with read_only and changes nothing")
     func observersAreReadOnly() throws {
         let served = try Served()

@@ -16,7 +16,8 @@ import Testing
     static let commands: [Command] =
         gameCommands.map(Command.game) + [
             .hello(ClientHello(client: "test", acceptedVersions: .versions([.v1_1]), keys: [.next: "N"])), .state,
-            .ping, .wait(milliseconds: 10), .quit, .onElement(element: "dial", .adjust(.decrement)), .validActions,
+            .ping, .wait(milliseconds: 10), .quit, .onElement(element: "dial", .adjust(.decrement)),
+            .validActions(ifChanged: false),
             .snapshot, .restore(blob: "efb-snapshot-1.e30.0"), .batch([BatchEntry(.game(.next), ifGen: 1)]),
             .cancel(target: .int(3)),
         ]

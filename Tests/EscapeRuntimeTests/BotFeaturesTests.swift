@@ -54,6 +54,44 @@ import Testing
         #expect(events.last?.event == .done)
     }
 
+    @Test func validActionsWithIfChangedSendTheListOnlyWhenItChanged() {
+        let session = Support.session()
+        _ = session.start()
+        let ask = line(#"{"type":"validActions","id":"v","ifChanged":true}"#)
+        #expect(validActions(session.handle(ask)) != nil)  // never sent yet
+        let again = session.handle(ask)
+        #expect(validActions(again) == nil)
+        #expect(again.map(\.event) == [.done])
+        _ = session.handle(line(#"{"type":"next","id":1}"#))
+        #expect(validActions(session.handle(ask)) == nil)  // a move of the focus changes no gesture
+        _ = session.handle(line(#"{"type":"escape","id":2}"#))
+        let changed = validActions(session.handle(ask))
+        #expect(changed?.contains { $0.command == .activate(element: "begin") } == true)
+        // Without the field the list always comes; and whatever sent it last is what is compared.
+        #expect(validActions(session.handle(line(#"{"type":"validActions","id":"w"}"#))) != nil)
+        #expect(validActions(session.handle(ask)) == nil)
+        _ = session.handle(line(#"{"type":"hello","protocol":1,"want":["validActions"]}"#))
+        let moved = session.handle(line(#"{"type":"activate","id":3,"element":"begin"}"#))
+        #expect(validActions(moved) != nil)  // (sent by want, after the new screen's focus)
+        #expect(validActions(session.handle(ask)) == nil)
+    }
+
+    @Test func aRefusedBatchTakesBackTheListItWouldHaveSent() {
+        // Before the session kept its last list outside its checkpoint, a refused batch would have
+        // recorded a list the client never received, and the next ifChanged would say nothing.
+        let session = Support.session()
+        _ = session.start()
+        let refused = session.handle(
+            line(
+                #"{"type":"batch","id":"b","commands":[{"type":"validActions","ifChanged":true},{"type":"focus","element":"nowhere"}]}"#
+            )
+        )
+        #expect(validActions(refused) == nil)
+        #expect(refused.contains { if case .error = $0.event { true } else { false } })
+        let asked = session.handle(line(#"{"type":"validActions","id":"v","ifChanged":true}"#))
+        #expect(validActions(asked) != nil)
+    }
+
     @Test func validActionsCoverRotorsCustomActionsAndTextFields() {
         let session = Support.session()
         _ = session.start()

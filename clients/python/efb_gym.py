@@ -320,7 +320,8 @@ def decode(observation: Any) -> str:
 _WORD = re.compile(r"[^\W_]+")
 _heard: Dict[str, List[str]] = {}  # words_of's answers, by text (an adventure has a few thousand)
 
-_VALID_ACTIONS: Command = {"type": "validActions"}  # (the query ending every step's batch)
+#: The query ending every step's batch: the list comes only when the step changed it (protocol §4.16).
+_VALID_ACTIONS: Command = {"type": "validActions", "ifChanged": True}
 _LETTER_FILLERS = frozenset({"and", "an", "a", "then", "et", "un", "une", "puis"})
 
 
@@ -814,13 +815,14 @@ class EscapeEnv(_Base):
         request_id, key, commands = pending
         reply = self.engine._collect(request_id, key, False)
         valid = reply.first("validActions")
-        if valid is None:
+        if valid is not None:
+            self._set_valid(valid)
+        elif reply.errors:
             # The batch was refused, all or nothing (its error is the step's): the step's time still
             # passes, then the actions as they stand.
             wait = [command for command in commands if command.get("type") == "wait"]
             self._read(self._write(wait))
-        else:
-            self._set_valid(valid)
+        # (Else the step left the valid actions as they were: the engine did not send them again.)
 
     def _set_valid(self, event: Optional[Event]) -> None:
         if event is not None:
@@ -1330,6 +1332,7 @@ class _EnvEngine:
         command.pop("ifGen", None)
         if command["type"] == "validActions":
             event = dict(self.env._valid_event or {"type": "validActions", "actions": []})
+            event["gen"] = self.env.engine.gen  # (the list may have been sent before this generation)
             return Reply(None, [event, {"type": "done", "gen": event.get("gen")}])
         index = self._index_of(command)
         if index is None:

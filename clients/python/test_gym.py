@@ -658,6 +658,33 @@ class MaskTests(unittest.TestCase):
         finally:
             env.close()
 
+    def test_the_valid_actions_are_the_engines_at_every_step(self):
+        # A step asks for the list with ifChanged (protocol 4.16): the engine sends it only when the
+        # step changed it, and the env keeps the one it has otherwise. Checked against the engine's
+        # own list, asked for in full after every step.
+        env = EscapeEnv(BINARY, max_steps=150)
+        rng = random.Random(5)
+        sent = []
+        set_valid = env._set_valid
+        env._set_valid = lambda event: (sent.append(event is not None), set_valid(event))
+        try:
+            obs, info = env.reset(seed=5)
+            steps = 0
+            for _ in range(400):
+                if not info["valid_actions"]:
+                    obs, info = env.reset()
+                    continue
+                obs, reward, terminated, truncated, info = env.step(rng.choice(info["valid_actions"])["index"])
+                steps += 1
+                if terminated or truncated:
+                    continue
+                engines = env.engine.send({"type": "validActions"}).first("validActions")["actions"]
+                self.assertEqual(env.valid_actions, engines[: env.max_actions])
+            self.assertGreater(steps, 300)
+            self.assertLess(len(sent), steps / 2)  # most steps left the list as it was: no list sent
+        finally:
+            env.close()
+
     def test_they_agree_at_the_end_of_a_whole_game(self):
         env = EscapeEnv(BINARY)
         try:

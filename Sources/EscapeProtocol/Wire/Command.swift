@@ -102,8 +102,8 @@ public enum Command: Sendable, Hashable {
     case quit
     /// A gesture aimed at an element: the element is focused first, then the gesture performed.
     case onElement(element: String, GameCommand)
-    /// Asks for the actions valid now.
-    case validActions
+    /// Asks for the actions valid now; with `ifChanged`, only if they differ from the last list sent.
+    case validActions(ifChanged: Bool)
     /// Asks for the whole state as an opaque, versioned blob.
     case snapshot
     /// Brings back the state a `snapshot` blob holds.

@@ -205,7 +205,7 @@ public enum CommandDecoder {
         case .ping: return .ping
         case .wait: return .wait(milliseconds: try fields.int("ms", in: 0...maximumWait))
         case .quit: return .quit
-        case .validActions: return .validActions
+        case .validActions: return .validActions(ifChanged: try fields.optionalBool("ifChanged") ?? false)
         case .snapshot: return .snapshot
         case .restore: return .restore(blob: try fields.string("blob"))
         case .cancel: return .cancel(target: try fields.requiredRequestID("target"))

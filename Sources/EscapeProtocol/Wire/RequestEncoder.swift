@@ -29,7 +29,9 @@ public enum RequestEncoder {
             return members(CommandEncoder.json(gesture))
         case .onElement(let element, let gesture):
             return members(CommandEncoder.json(gesture, element: element))
-        case .state, .ping, .quit, .validActions, .snapshot: return ["type": .string(command.wireName)]
+        case .state, .ping, .quit, .validActions(ifChanged: false), .snapshot:
+            return ["type": .string(command.wireName)]
+        case .validActions(ifChanged: true): return ["type": .string(command.wireName), "ifChanged": .bool(true)]
         case .wait(let milliseconds): return ["type": .string(command.wireName), "ms": .int(milliseconds)]
         case .restore(let blob): return ["type": .string(command.wireName), "blob": .string(blob)]
         case .cancel(let target): return ["type": .string(command.wireName), "target": target.json]

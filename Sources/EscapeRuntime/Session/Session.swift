@@ -42,6 +42,9 @@ public struct Session: Sendable {
     }
     /// Whether the client asked for `validActions` after each focus: asked after every command.
     private var wantsValidActions = false
+    /// The last `validActions` event sent, which `validActions` with `ifChanged` compares with (part
+    /// of the session's value, so a refused batch takes back what it sent).
+    private var lastValidActions: Event?
     /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
     public private(set) var isFinished = false
 
@@ -400,8 +403,11 @@ public struct Session: Sendable {
             case .real(let time):
                 return time.adding(saturating: Int64(milliseconds))
             }
-        case .validActions:
-            emit(validActionsEvent, replyTo: replyTo)
+        case .validActions(let ifChanged):
+            let event = validActionsEvent
+            // A shared game's clients have each seen other events (efb serve): the list always goes.
+            if ifChanged, replyTo?.origin == nil, event == lastValidActions { break }
+            emit(event, replyTo: replyTo)
         case .snapshot:
             let snapshot = SessionSnapshot(
                 engine: Self.engineVersion,
@@ -713,7 +719,11 @@ public struct Session: Sendable {
     /// Stamps an event and puts it in the outbox, after whatever is there.
     private mutating func emit(_ event: consuming Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
         sequence = sequence.countingOn
-        if case .error = event { refused = true }
+        switch event {
+        case .error: refused = true
+        case .validActions: lastValidActions = copy event
+        default: break
+        }
         var stamped = StampedEvent(
             seq: sequence,
             replyTo: replyTo?.id,
