@@ -301,6 +301,9 @@ class ScreenModel:
         self.gen: Optional[int] = None
         #: How many events have changed the model: what is drawn from it can be kept while this stays.
         self.changes = 0
+        #: How many times the elements changed (a new screen, or an element replaced by a different
+        #: one): what is drawn from the elements alone can be kept while this stays.
+        self.element_changes = 0
 
     @property
     def id(self) -> Optional[str]:
@@ -348,6 +351,7 @@ class ScreenModel:
             self.screen = dict(event)
             self.screen["elements"] = [dict(e) for e in event.get("elements", []) if isinstance(e, dict)]
             self.focus = None
+            self.element_changes += 1
             return True
         if kind == "focus":
             self.focus = dict(event)
@@ -372,7 +376,10 @@ class ScreenModel:
         elements = self.screen["elements"]
         for index, old in enumerate(elements):
             if old.get("id") == element.get("id"):
+                if old == element:
+                    return False  # (a focus event repeats the element as it is: it stays the same dict)
                 elements[index] = dict(element)
+                self.element_changes += 1
                 return True
         return False
 

@@ -470,7 +470,8 @@ class EscapeEnv(_Base):
         self._deferred_reward = 0.0  # levels solved by command(), rewarded at the next step
         self._text = " "
         self._screen_lines: Tuple[Any, int, str] = (None, 0, "")  # (model, its changes, the lines)
-        self._element_lines: Tuple[Any, List[Event], List[str]] = (None, [], [])  # (screen, its elements, their lines)
+        # (screen, its element_changes, its elements, their lines)
+        self._element_lines: Tuple[Any, int, List[Event], List[str]] = (None, 0, [], [])
         self._action_lines: Tuple[Any, str] = (None, "")  # (valid_actions, their lines)
         self._observation: Any = None
         self._engine_key: Optional[tuple] = None
@@ -969,22 +970,28 @@ class EscapeEnv(_Base):
         the element (a new screen, or an element that changed)."""
         screen = model.screen or {}
         elements = screen.get("elements") or []
-        drawn_screen, drawn_elements, drawn = self._element_lines
-        if drawn_screen is screen and len(drawn_elements) == len(elements):
-            drawn = [
-                line if element is old else "  " + _make_element_line(element)
-                for element, old, line in zip(elements, drawn_elements, drawn)
-            ]
-        else:
-            drawn = ["  " + _make_element_line(element) for element in elements]
-        self._element_lines = (screen, list(elements), drawn)
-        lines = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"] + drawn
+        drawn_screen, drawn_changes, drawn_elements, drawn = self._element_lines
+        if drawn_screen is not screen or drawn_changes != model.element_changes:
+            if drawn_screen is screen and len(drawn_elements) == len(elements):
+                drawn = [
+                    line if element is old else "  " + _make_element_line(element)
+                    for element, old, line in zip(elements, drawn_elements, drawn)
+                ]
+            else:
+                drawn = ["  " + _make_element_line(element) for element in elements]
+            self._element_lines = (screen, model.element_changes, list(elements), drawn)
+        lines = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"]
+        lines += drawn
+        focus = model.focus
         focused = model.focused_id
         if focused is not None:
-            for index, element in enumerate(elements):
-                if element.get("id") == focused:
-                    lines[index + 1] = "> " + drawn[index][2:]
-                    break
+            # The focus event says where the element is; its id is checked, and looked for if not.
+            index = focus.get("index") if focus is not None else None
+            index = index - 1 if type(index) is int else -1
+            if not (0 <= index < len(elements) and elements[index].get("id") == focused):
+                index = next((i for i, element in enumerate(elements) if element.get("id") == focused), -1)
+            if index >= 0:
+                lines[index + 1] = "> " + drawn[index][2:]
         return "\n".join(lines)
 
     def _info(self, *, events: List[Event], invalid: bool) -> Dict[str, Any]:

@@ -393,6 +393,24 @@ class ModelTests(unittest.TestCase):
         self.assertEqual(elements, state.first("screen")["elements"])
         self.assertEqual(focused, state.first("focus")["element"])
 
+    def test_counters_of_changes_and_elements_kept_as_they_are(self):
+        model = efb_client.ScreenModel()
+        first = {"id": "a", "label": "A", "traits": ["button"]}
+        model.apply({"type": "screen", "screen": "s", "elements": [first, {"id": "b", "label": "B"}]})
+        self.assertEqual((model.changes, model.element_changes), (1, 1))
+        kept = model.elements[0]
+        # A focus repeating the element as it is moves the focus only: the element stays the same dict.
+        model.apply({"type": "focus", "screen": "s", "index": 1, "element": dict(first)})
+        self.assertEqual((model.changes, model.element_changes), (2, 1))
+        self.assertIs(model.elements[0], kept)
+        changed = dict(first, value="on")
+        self.assertTrue(model.apply({"type": "elementChanged", "element": changed}))
+        self.assertEqual((model.changes, model.element_changes), (3, 2))
+        self.assertEqual(model.elements[0], changed)
+        self.assertEqual(model.focused, changed)
+        self.assertFalse(model.apply({"type": "elementChanged", "element": {"id": "b", "label": "B"}}))
+        self.assertEqual((model.changes, model.element_changes), (3, 2))
+
     def test_typing_changes_the_field_in_the_model(self):
         with Engine(GAME + ["--hints-at-once"]) as engine:
             walk_until(engine, with_trait("textField"))

@@ -144,6 +144,24 @@ class EnvTests(unittest.TestCase):
         self.assertEqual(reply.first("focus")["element"]["id"], "text")
         self.assertIn("\n> You wake on cold stone.", self.env.text)
 
+    def test_the_text_marks_the_focused_element_wherever_it_moves(self):
+        env = EscapeEnv(BINARY)
+        try:
+            env.reset(seed=3)
+            env.step(next(i for i, a in enumerate(env.valid_actions) if a["command"] == {"type": "escape"}))
+            for move in [{"type": "next"}] * 4 + [{"type": "previous"}, {"type": "last"}, {"type": "first"}]:
+                env.command(move)
+                text = env.text
+                marked = [line for line in text.split("\n") if line.startswith("> ")]
+                focused = env.engine.model.focused
+                self.assertEqual(marked, ["> " + efb_gym._make_element_line(focused)], move)
+                # The same text as one made from scratch.
+                env._element_lines = (None, 0, [], [])
+                env._screen_lines = (None, 0, "")
+                self.assertEqual(env._observation_text(), text)
+        finally:
+            env.close()
+
     def test_max_steps_truncates(self):
         env = EscapeEnv(BINARY, max_steps=3)
         try:
