@@ -168,7 +168,10 @@ public final class WebFrontEnd: FrontEnd {
         switch CommandDecoder.decode(bytes) {
         case .blank:
             break
-        case .request(let request) where Self.allows(request.command):
+        case .request(var request) where Self.allows(request.command):
+            // Tabs come, go and take over, each having seen other events: the list always goes (§4.16),
+            // as on efb serve's socket.
+            if case .validActions = request.command { request.command = .validActions(ifChanged: false) }
             submit(.request(request))
         case .request:
             refuse(bytes, tab: tab, ProtocolError(.unknownCommand, "efb web does not take this command"))

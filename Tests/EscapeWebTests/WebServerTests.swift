@@ -227,6 +227,29 @@ struct WebServerTests {
         }
     }
 
+    @Test func validActionsWithIfChangedAlwaysAnswerATab() async throws {
+        // Tabs come, go and take over, each having seen other events: before, the second question
+        // got done alone, as if the tab had the list.
+        let game = try Game()
+        defer { game.stop() }
+        let headers: HTTPFields = [.cookie: Self.cookie]
+        try await game.application(otherOrigins: ["ws://localhost"]).test(.live) { client in
+            let tab = Tab()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await tab.run(client, headers: headers, name: "one") }
+                var lines = tab.lines.makeAsyncIterator()
+                _ = try await Self.next(&lines) { $0.contains(#""type":"screen""#) }
+                for id in 1...2 {
+                    tab.send(#"{"type":"validActions","id":\#(id),"ifChanged":true}"#)
+                    let answer = try await Self.next(&lines) { $0.contains(#""replyTo":\#(id),"#) }
+                    #expect(answer.contains(#""type":"validActions""#))
+                }
+                tab.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
     /// The next line a tab received that matches, or a failure when its socket closed first.
     static func next(
         _ lines: inout AsyncStream<String>.Iterator,

@@ -29,7 +29,8 @@ speaks 1.2, chapter ids included, as on the pipe.
 
 Only the standard library is needed (Python 3.8+); when orjson (PyPI) is installed, lines are read
 and written with it, about twice as fast as :mod:`json`, with the same events as a result (a command
-it cannot write, such as one holding an integer beyond 64 bits, is written by :mod:`json`). Nothing
+it cannot write, such as one holding an integer beyond 64 bits, is written by :mod:`json`; orjson
+writes a NaN as ``null`` and writes enums and dataclasses, which :mod:`json` would refuse). Nothing
 is printed on standard output; the
 engine's standard error goes to this process's standard error unless ``stderr="capture"``.
 

@@ -41,7 +41,9 @@ gestures and, on a screen with a text field, how many words can be answered.
 ``"action_mask"`` mark exactly those indices, and once the episode has ended all three are empty.
 An index that is not valid changes nothing and costs ``invalid_action_reward`` (-0.01). Navigation
 (moving the focus) is not in the action space: every gesture is already aimed. An agent that wants
-it, or a report such as ``state``, can use :meth:`EscapeEnv.command`.
+it, or a report such as ``state``, can use :meth:`EscapeEnv.command` (not ``env.engine.send``:
+each step asks for the valid actions only when they changed, measured against the last list the
+engine sent, so a list asked for behind the env's back can leave the env's own out of date).
 
 **Reward**: ``level_reward`` (1.0) for each level solved for the first time in the episode, so a
 whole game is worth 25 with the shipped adventure. **Episode end**: ``terminated`` on the end
@@ -866,13 +868,12 @@ class EscapeEnv(_Base):
     def _take_events(self) -> List[Event]:
         """The events read since the last call, without the env's own queries."""
         own = self._own_ids  # (empty while stepping: a step's query is in its batch)
-        read = self._events
-        if not read:
+        if not self._events:
             self._said = []
             return []
-        self._events = []
-        if self.engine is not None:
-            self.engine.on_event = self._events.append
+        # (Emptied in place: engine.on_event is this list's append, or a hook that calls it.)
+        read = self._events[:]
+        del self._events[:]
         events: List[Event] = []
         self._said = said = []
         hear = self._hear
@@ -1120,8 +1121,9 @@ class EscapeVectorEnv(_VectorBase):
                     first = start + env.max_actions
                     count = len(env.words)
                     mask[first : first + count] = ones[:count]
-        self._mask = np.frombuffer(mask, dtype=np.int8).reshape(self.num_envs, size)
-        return {"text": np.frombuffer(text, dtype=np.uint8).reshape(self.num_envs, length), "action_mask": self._mask}
+        masks = np.frombuffer(mask, dtype=np.int8).reshape(self.num_envs, size)
+        self._mask = masks.copy()  # (action_masks() reads its own: the caller may write into what it was given)
+        return {"text": np.frombuffer(text, dtype=np.uint8).reshape(self.num_envs, length), "action_mask": masks}
 
     def reset(self, *, seed: Optional[Any] = None, options: Optional[Dict[str, Any]] = None):
         if isinstance(seed, (list, tuple)):

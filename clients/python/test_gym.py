@@ -162,6 +162,22 @@ class EnvTests(unittest.TestCase):
         finally:
             env.close()
 
+    def test_a_hook_on_the_engines_events_sees_every_step(self):
+        # Before: the env swapped its list of events at each step and put its own append back as
+        # the engine's on_event, so a hook set after reset saw the first step's events only.
+        env = EscapeEnv(BINARY)
+        try:
+            env.reset(seed=4)
+            seen = []
+            own = env.engine.on_event
+            env.engine.on_event = lambda event: (seen.append(event["type"]), own(event))
+            for step in range(6):
+                obs, reward, terminated, truncated, info = env.step(0)
+                self.assertEqual(seen.count("done"), step + 1)  # (a step is one batch: one done)
+            self.assertGreater(len(seen), 6)
+        finally:
+            env.close()
+
     def test_max_steps_truncates(self):
         env = EscapeEnv(BINARY, max_steps=3)
         try:
@@ -388,6 +404,12 @@ class VectorEnvTests(unittest.TestCase):
                 for key in obs:
                     np.testing.assert_array_equal(previous[key], before[key])
                     self.assertFalse(np.shares_memory(obs[key], previous[key]))
+                # What the caller does with its arrays is its own business.
+                masks = envs.action_masks().copy()
+                self.assertFalse(np.shares_memory(obs["action_mask"], envs._mask))
+                obs["action_mask"][:] = 1 - obs["action_mask"]
+                np.testing.assert_array_equal(envs.action_masks(), masks)
+                obs["action_mask"][:] = 1 - obs["action_mask"]
                 if step == 3:
                     self.assertTrue(all(truncations))  # max_steps
                     self.assertTrue((obs["action_mask"] == 0).all())
