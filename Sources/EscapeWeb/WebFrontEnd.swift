@@ -169,9 +169,7 @@ public final class WebFrontEnd: FrontEnd {
         case .blank:
             break
         case .request(var request) where Self.allows(request.command):
-            // Tabs come, go and take over, each having seen other events: the list always goes (§4.16),
-            // as on efb serve's socket.
-            if case .validActions = request.command { request.command = .validActions(ifChanged: false) }
+            request.command = request.command.inSharedGame  // (tabs come, go and take over)
             submit(.request(request))
         case .request:
             refuse(bytes, tab: tab, ProtocolError(.unknownCommand, "efb web does not take this command"))

@@ -604,27 +604,25 @@ class EscapeEnv(_Base):
 
     def valid_indices(self) -> List[int]:
         """The valid action indices, in order (none once the episode has ended)."""
-        if self.terminated or self.truncated or self.engine is None:
-            return []
-        indices = list(range(len(self.valid_actions)))
-        if self._field is not None:
-            indices += range(self.max_actions, self.max_actions + len(self.words))
-        return indices
+        return [index for first, count in self._valid_spans() for index in range(first, first + count)]
 
     def action_masks(self) -> Any:
         """Which indices are valid actions now: a numpy bool array (a list without numpy)."""
         size = self.max_actions + self.max_words
-        if np is None:
-            mask = [False] * size
-            for index in self.valid_indices():
-                mask[index] = True
-            return mask
-        mask = np.zeros(size, dtype=bool)
-        if not (self.terminated or self.truncated or self.engine is None):
-            mask[: len(self.valid_actions)] = True
-            if self._field is not None:
-                mask[self.max_actions : self.max_actions + len(self.words)] = True
+        mask: Any = [False] * size if np is None else np.zeros(size, dtype=bool)
+        for first, count in self._valid_spans():
+            mask[first : first + count] = [True] * count
         return mask
+
+    def _valid_spans(self) -> List[Tuple[int, int]]:
+        """Where the valid indices are, as (first, count) runs: the gestures, then the words on a
+        screen with a text field; none once the episode has ended. Every mask is made from these."""
+        if self.terminated or self.truncated or self.engine is None:
+            return []
+        spans = [(0, len(self.valid_actions))]
+        if self._field is not None:
+            spans.append((self.max_actions, len(self.words)))
+        return spans
 
     def command(self, command: Command) -> Reply:
         """Sends a command outside the action space (navigation such as ``focus`` or ``next``, or a
@@ -888,15 +886,8 @@ class EscapeEnv(_Base):
                     hear(event.get("text"))
             elif kind == "screen":
                 hear(event.get("title"))
-                heard = self._texts_heard
                 for element in event.get("elements") or ():
-                    # (_hear_element, inlined: a screen's texts were mostly heard already)
-                    label = element.get("label")
-                    if label not in heard:
-                        hear(label)
-                    value = element.get("value")
-                    if value is not None and value not in heard and "textField" not in (element.get("traits") or ()):
-                        hear(value)
+                    self._hear_element(element)
             elif kind == "elementChanged":
                 self._hear_element(event.get("element") or {})
             elif kind == "error":
@@ -924,12 +915,7 @@ class EscapeEnv(_Base):
         text = self._observation_text()
         if self.observation == "text":
             return text
-        mask = np.zeros(self.max_actions + self.max_words, dtype=np.int8)
-        if not (self.terminated or self.truncated):
-            mask[: len(self.valid_actions)] = 1
-            if self._field is not None:
-                mask[self.max_actions : self.max_actions + len(self.words)] = 1
-        return {"text": encode(text, self.max_length), "action_mask": mask}
+        return {"text": encode(text, self.max_length), "action_mask": self.action_masks().astype(np.int8)}
 
     def _observation_text(self) -> str:
         """Makes the observation's text (:attr:`text`) and returns it."""
@@ -1113,14 +1099,9 @@ class EscapeVectorEnv(_VectorBase):
             data = _encoded(env.text, length)
             start = index * length
             text[start : start + len(data)] = data
-            if not (env.terminated or env.truncated):
-                start = index * size
-                count = len(env.valid_actions)
-                mask[start : start + count] = ones[:count]
-                if env._field is not None:
-                    first = start + env.max_actions
-                    count = len(env.words)
-                    mask[first : first + count] = ones[:count]
+            start = index * size
+            for first, count in env._valid_spans():
+                mask[start + first : start + first + count] = ones[:count]
         masks = np.frombuffer(mask, dtype=np.int8).reshape(self.num_envs, size)
         self._mask = masks.copy()  # (action_masks() reads its own: the caller may write into what it was given)
         return {"text": np.frombuffer(text, dtype=np.uint8).reshape(self.num_envs, length), "action_mask": masks}

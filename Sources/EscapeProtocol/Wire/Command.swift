@@ -127,6 +127,17 @@ extension Command {
         }
     }
 
+    /// The command as a client of a shared game sends it (`efb serve`, `efb web`): each client has seen
+    /// other events, so `validActions`, in a batch too, sends its list every time (`ifChanged` is
+    /// dropped).
+    public var inSharedGame: Command {
+        switch self {
+        case .validActions: .validActions(ifChanged: false)
+        case .batch(let entries): .batch(entries.map { BatchEntry($0.command.inSharedGame, ifGen: $0.ifGen) })
+        default: self
+        }
+    }
+
     /// Whether the command only asks about the game as it stands (`state`, `ping`, `validActions`,
     /// `snapshot`, `repeat`): it can be answered at once, even while a `wait` is pending.
     public var isQuestion: Bool {

@@ -249,6 +249,7 @@ public final class ServeFrontEnd: FrontEnd {
             default: request.command.isQuestion || !isController ? .own : .shared
             }
         var routed = request
+        routed.command = request.command.inSharedGame
         routed.origin = route.origin(number)
         // An observer only asks: its question is answered at once, never behind the controller's wait.
         submit(isController ? .request(routed) : .question(routed))

@@ -405,8 +405,7 @@ public struct Session: Sendable {
             }
         case .validActions(let ifChanged):
             let event = validActionsEvent
-            // A shared game's clients have each seen other events (efb serve): the list always goes.
-            if ifChanged, replyTo?.origin == nil, event == lastValidActions { break }
+            if ifChanged, event == lastValidActions { break }
             emit(event, replyTo: replyTo)
         case .snapshot:
             let snapshot = SessionSnapshot(
