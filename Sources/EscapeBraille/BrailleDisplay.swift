@@ -65,12 +65,22 @@ public protocol BrailleDisplay: AnyObject {
     var size: DisplaySize { get }
     /// A descriptor that becomes readable when a key may be waiting, or `nil` when there is none to poll.
     var fileDescriptor: Int32? { get }
+    /// Whether keys may be waiting that ``fileDescriptor`` does not announce: BrlAPI keeps a key that
+    /// arrives while it waits for BRLTTY's answer to a request (a write, the size) in a buffer of its
+    /// own, and the socket the key came through is then no longer readable. Read keys until none is
+    /// left before waiting on the descriptor.
+    var mayHoldKeys: Bool { get }
     /// Shows a frame. Each call is one update of the display.
     func write(_ frame: BrailleFrame) throws(BrailleError)
     /// The next waiting key, without blocking; `nil` when none is waiting.
     func readKey() throws(BrailleError) -> BrailleKey?
     /// Reads the size again from the display; returns the new size (also kept in ``size``).
     func refreshSize() throws(BrailleError) -> DisplaySize
+}
+
+extension BrailleDisplay {
+    /// A display whose descriptor announces every key holds none back.
+    public var mayHoldKeys: Bool { false }
 }
 
 /// Opens connections to a display; the front end calls it again after the connection is lost.

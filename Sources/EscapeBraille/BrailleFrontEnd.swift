@@ -42,6 +42,9 @@ public final class BrailleFrontEnd: FrontEnd {
         public var offlineGrace: Int64
         /// How text becomes cells: BRLTTY's text table (the default) or a contracted table.
         public var translator: any BrailleTranslator
+        /// Whether every key read and every frame written is logged, with the time: what to attach to a
+        /// report of a display that does not do what a key asked.
+        public var traces: Bool
 
         /// Creates options.
         public init(
@@ -51,9 +54,11 @@ public final class BrailleFrontEnd: FrontEnd {
             sizeCheckInterval: Int64 = 1000,
             keyLanguage: KeyLanguage = .english,
             offlineGrace: Int64 = 15_000,
-            translator: any BrailleTranslator = PlainBrailleTranslator()
+            translator: any BrailleTranslator = PlainBrailleTranslator(),
+            traces: Bool = false
         ) {
             self.view = view
+            self.traces = traces
             self.translator = translator
             self.reconnectInitial = reconnectInitial
             self.reconnectMaximum = reconnectMaximum
@@ -137,11 +142,13 @@ public final class BrailleFrontEnd: FrontEnd {
         display?.fileDescriptor.map { [$0] } ?? []
     }
 
-    /// The nearest of: a message timing out, the next attempt to connect, the next size check; once
-    /// the shared game ended, the end of the farewell.
+    /// The nearest of: a message timing out, the next attempt to connect, the next size check; now
+    /// while keys may wait in BrlAPI's buffer; once the shared game ended, the end of the farewell.
     public var deadline: Int64? {
         if let farewellUntil { return farewellUntil }
         if !queued.isEmpty { return clock.now() }
+        // Keys BrlAPI took in while it waited for an answer do not make the socket readable.
+        if display?.mayHoldKeys == true { return clock.now() }
         var deadlines: [Int64] = []
         if let deadline = view.nextDeadline { deadlines.append(deadline) }
         deadlines.append(display == nil ? nextAttempt : nextSizeCheck)
@@ -202,6 +209,20 @@ public final class BrailleFrontEnd: FrontEnd {
     /// Lays the events out on the view; the display is written at the flush.
     public func show(_ events: [StampedEvent], now: Int64) {
         view.apply(events, now: now)
+        if options.traces {
+            for stamped in events {
+                switch stamped.event {
+                case .game(.announce(let announcement)):
+                    trace("announce \(announcement.category) \(announcement.priority): \(announcement.text)")
+                case .game(.focus(let state)):
+                    trace("focus \(state.screen) \(state.element.id)")
+                case .error(let error):
+                    trace("error \(error.code): \(error.message)")
+                default:
+                    continue
+                }
+            }
+        }
         for stamped in events {
             switch stamped.event {
             case .role:
@@ -331,6 +352,7 @@ public final class BrailleFrontEnd: FrontEnd {
         nextSizeCheck = now + options.sizeCheckInterval
         do throws(BrailleError) {
             let size = try display.refreshSize()
+            if options.traces { trace("size \(size)") }
             if usable(size) != view.size {
                 view.size = usable(size)
                 lastFrame = nil
@@ -360,7 +382,11 @@ public final class BrailleFrontEnd: FrontEnd {
                 }
                 if heldByBRLTTY { release() }
                 if key == .command(.noop) { continue }
-                for command in view.handle(key, now: clock.now()) {
+                let commands = view.handle(key, now: clock.now())
+                if options.traces {
+                    trace("key \(key): \(commands.isEmpty ? "handled on the display" : "\(commands)")")
+                }
+                for command in commands {
                     submit(.request(request(.game(command))))
                 }
             }
@@ -406,9 +432,15 @@ public final class BrailleFrontEnd: FrontEnd {
         do throws(BrailleError) {
             try display.write(frame)
             lastFrame = frame
+            if options.traces { trace("wrote \(String(frame.cells))") }
         } catch {
             lose(error)
         }
+    }
+
+    /// One line of ``Options/traces``: the monotonic time in milliseconds, then what happened.
+    private func trace(_ line: String) {
+        log("trace \(clock.now()) ms: \(line)")
     }
 
     private func request(_ command: Command) -> Request {

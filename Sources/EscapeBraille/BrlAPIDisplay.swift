@@ -127,6 +127,10 @@ final class BrlAPIDisplay: BrailleDisplay {
 
     var fileDescriptor: Int32? { descriptor }
 
+    /// Set by every request BrlAPI waits on an answer for (a key arriving meanwhile goes to its
+    /// buffer); cleared once a read finds no key.
+    private(set) var mayHoldKeys = false
+
     func write(_ frame: BrailleFrame) throws(BrailleError) {
         try checkException()
         guard size.cells > 0 else { return }
@@ -150,6 +154,7 @@ final class BrlAPIDisplay: BrailleDisplay {
                 return Self.retrying { brlapi__write(handle, &arguments) }
             }
         }
+        mayHoldKeys = true
         guard result >= 0 else { throw Self.lastError(operation: "writing to the display") }
         try checkException()
     }
@@ -159,12 +164,14 @@ final class BrlAPIDisplay: BrailleDisplay {
         var code: brlapi_keyCode_t = 0
         let result = Self.retrying { brlapi__readKeyWithTimeout(handle, 0, &code) }
         if result < 0 { throw Self.lastError(operation: "reading a key") }
+        if result == 0 { mayHoldKeys = false }
         return result == 0 ? nil : BrailleKey(code: code)
     }
 
     func refreshSize() throws(BrailleError) -> DisplaySize {
         try checkException()
         var reported = brlapi_param_displaySize_t()
+        mayHoldKeys = true
         let length = Self.retrying {
             Int32(
                 brlapi__getParameter(
@@ -189,6 +196,7 @@ final class BrlAPIDisplay: BrailleDisplay {
 
     /// Enters tty mode where BRLTTY can tell the game's screen from its own (``TtyPlacement``).
     private func enterTtyMode() throws(BrailleError) {
+        mayHoldKeys = true
         var placed = false
         if TtyPlacement.current() == .ownTerminal {
             // BrlAPI finds the virtual terminal the game runs on (CONTROLVT, XDG_VTNR, the terminal).

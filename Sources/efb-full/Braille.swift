@@ -48,6 +48,14 @@ struct Braille: ParsableCommand {
     )
     var brailleTable: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Log every key read, message received and frame written, with the time, on standard error.",
+            discussion: "What to attach to a report of a display that did not do what a key asked."
+        )
+    )
+    var trace = false
+
     func validate() throws {
         if !(flashTime >= 0 && flashTime <= 3600) {
             throw ValidationError("--flash-time must be between 0 and 3600 seconds.")
@@ -77,7 +85,8 @@ struct Braille: ParsableCommand {
             let options = BrailleFrontEnd.Options(
                 view: .init(flashMilliseconds: Int64(flashTime * 1000)),
                 keyLanguage: KeyLanguage(locale: locale),
-                translator: translator
+                translator: translator,
+                traces: trace
             )
             return BrailleFrontEnd(
                 connector: BrlAPIConnector(host: host, auth: auth, acceptsDots: translator.takesDots),

@@ -3,6 +3,7 @@ import EscapeContent
 import EscapeCore
 import EscapeRuntime
 import EscapeSaves
+import Foundation
 import Testing
 
 /// A display that records what it is shown and hands out scripted keys; a test double of our own.
@@ -10,21 +11,29 @@ final class FakeDisplay: BrailleDisplay {
     var size: DisplaySize
     var reportedSize: DisplaySize
     var keys: [BrailleKey] = []
+    /// Keys that arrive while a write waits for BRLTTY's answer: BrlAPI keeps them in its own buffer
+    /// and the socket does not become readable for them.
+    var keysDuringWrite: [BrailleKey] = []
     var failure: BrailleError?
     private(set) var frames: [BrailleFrame] = []
+    var descriptor: Int32?
 
     init(size: DisplaySize = DisplaySize(columns: 40)) {
         self.size = size
         self.reportedSize = size
     }
 
-    var fileDescriptor: Int32? { nil }
+    var fileDescriptor: Int32? { descriptor }
+
+    var mayHoldKeys: Bool { !keys.isEmpty }
 
     var text: String { frames.last.map { String($0.text.reversed().drop { $0 == " " }.reversed()) } ?? "" }
 
     func write(_ frame: BrailleFrame) throws(BrailleError) {
         if let failure { throw failure }
         frames.append(frame)
+        keys += keysDuringWrite
+        keysDuringWrite = []
     }
 
     func readKey() throws(BrailleError) -> BrailleKey? {
@@ -164,6 +173,36 @@ final class SteppingClock: GameClock {
         run(frontEnd, on: host) { display.keys.isEmpty && display.text.hasPrefix("How to play") }
         // The opening, then both keys and all their events (focus; screen, focus, sound) in one write.
         #expect(display.frames.map(\.text).map { $0.prefix(16) } == ["Darkness hdr 1/3", "How to play hdr "])
+    }
+
+    /// Reproduces a key held up to a size check's interval (one second): BrlAPI keeps a key that came
+    /// while it waited for BRLTTY's answer to a write, so `poll` on its socket does not wake for it.
+    @Test func aKeyBrlAPIKeptDuringAWriteIsReadBeforeTheLoopWaits() throws {
+        let display = FakeDisplay()
+        let socket = Pipe()  // never written to: BrlAPI read everything BRLTTY sent
+        display.descriptor = socket.fileHandleForReading.fileDescriptor
+        display.keysDuringWrite = [.command(.bottom)]
+        let clock = SteppingClock()
+        var options = fast
+        options.sizeCheckInterval = 600_000
+        let frontEnd = BrailleFrontEnd(
+            connector: FakeConnector(displays: [display]),
+            clock: clock,
+            options: options,
+            log: { _ in }
+        )
+        var sleptOnAKey = false
+        var turns = 0
+        frontEnd.run(host: try session()) {
+            turns += 1
+            // The loop is about to wait: with a key waiting, it must not wait longer than a moment.
+            if !display.keys.isEmpty, let deadline = frontEnd.deadline, deadline > clock.now() + 1000 {
+                sleptOnAKey = true
+            }
+            return sleptOnAKey || display.text.hasPrefix("Continue") || turns > 100
+        }
+        #expect(!sleptOnAKey)
+        #expect(display.text.hasPrefix("Continue btn 3/3"))
     }
 
     @Test func tellsTheEngineWhenTheDisplayGoesAndComesBack() throws {

@@ -61,7 +61,7 @@ struct RealBRLTTYSmallDisplayTests {
         do {
             try play(on: SmallDisplayPlayer(display: display, translator: translator))
         } catch {
-            Issue.record("efb said on standard error: \(game.standardError)")
+            Issue.record("efb said on standard error (its last lines, traced): \(game.standardError(last: 60))")
             throw error
         }
     }

@@ -28,10 +28,16 @@ extension RealBRLTTYTests {
         do {
             try playAdventure(locale: locale, on: display, translator: translator)
         } catch {
-            Issue.record("efb said on standard error: \(game.standardError)")
+            Issue.record("efb said on standard error (its last lines, traced): \(game.standardError(last: 60))")
             throw error
         }
         #expect(game.standardError.contains("Braille table: \(table).ctb"))
+        // --trace (which every test game has) logs the keys, the messages and the frames in the order
+        // they came, so a key that changed nothing can be told from one that never arrived.
+        let trace = game.standardError.split(separator: "\n")
+        let pressed = try #require(trace.firstIndex { $0.contains("ms: key ") && $0.contains("fullWindowRight") })
+        #expect(trace[..<pressed].contains { $0.contains("ms: announce ") })
+        #expect(trace[pressed...].contains { $0.contains("ms: wrote ") })
     }
 
     @Test func autoPicksTheGamesLanguageAndTheEnvironmentNamesATable() throws {

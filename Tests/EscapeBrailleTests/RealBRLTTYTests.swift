@@ -30,7 +30,7 @@ struct RealBRLTTYTests {
             try playEverything(display, game)
         } catch {
             Issue.record(
-                "efb said on standard error: \(game.standardError); exit: \(game.process.isRunning ? "running" : "\(game.process.terminationStatus)")"
+                "efb said on standard error (its last lines, traced): \(game.standardError(last: 60)); exit: \(game.process.isRunning ? "running" : "\(game.process.terminationStatus)")"
             )
             throw error
         }

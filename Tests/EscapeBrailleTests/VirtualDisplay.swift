@@ -306,6 +306,6 @@ struct UnreadDisplay: Error, CustomStringConvertible {
 /// `efb braille` against `host` without authorization, seeded, with flash messages shown until a key.
 func brailleGame(host: String, arguments: [String] = []) throws -> RunningEFB {
     try RunningEFB(
-        ["braille", "--host", host, "--auth", "none", "--seed", "1", "--flash-time", "0"] + arguments
+        ["braille", "--host", host, "--auth", "none", "--seed", "1", "--flash-time", "0", "--trace"] + arguments
     )
 }

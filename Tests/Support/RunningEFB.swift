@@ -34,6 +34,11 @@ package final class RunningEFB: @unchecked Sendable {
     /// What it wrote on standard error so far.
     package var standardError: String { errors.text }
 
+    /// The last `lines` lines of its standard error (a traced run's whole log is long).
+    package func standardError(last lines: Int) -> String {
+        standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
     /// Writes `bytes` to its standard input.
     package func write(_ bytes: [UInt8]) {
         input.fileHandleForWriting.write(Data(bytes))
