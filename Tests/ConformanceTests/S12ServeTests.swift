@@ -67,6 +67,20 @@ import Glibc
         try served.finish([controller, observer])
     }
 
+    @Test("§4.3 omit on a shared socket: nothing is omitted, for the client that asked or the others")
+    func omitIsNotGrantedOnASharedSocket() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        controller.send(#"{"type":"hello","id":"h","protocol":[1,1],"omit":["sound"]}"#)
+        let hello = try controller.read { $0.type == "done" }
+        #expect(hello.first { $0.type == "hello" }?["omit"] == nil)
+        controller.send(#"{"type":"previous","id":1}"#)  // (the first element: the boundary's cue)
+        #expect(try controller.read { $0.type == "done" }.compactMap(\.type).contains("sound"))
+        #expect(try observer.read { $0.type == "sound" }.last?.string("name") == "boundary")
+        try served.finish([controller, observer])
+    }
+
     @Test("§12 Read-only: an observer's gesture is refused with read_only and changes nothing")
     func observersAreReadOnly() throws {
         let served = try Served()

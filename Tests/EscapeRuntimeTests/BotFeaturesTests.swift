@@ -76,6 +76,52 @@ import Testing
         #expect(validActions(session.handle(ask)) == nil)
     }
 
+    @Test func omittedEventsAreNeverSentAndSpendNoSeq() throws {
+        // The example game twice: as it is, and with its hello asking to do without the cues, the
+        // verdicts and (refused) the focus. The second is the first without those events, numbered
+        // on without gaps.
+        let commands = try exampleCommands
+        let full = Support.session()
+        let lean = Support.session()
+        var heard = full.start()
+        var leanHeard = lean.start()
+        for command in commands {
+            heard += full.handle(line(command))
+            let asked = command.replacingOccurrences(
+                of: #"{"type":"hello","#,
+                with: #"{"type":"hello","omit":["sound","result","focus","nonsense"],"#
+            )
+            leanHeard += lean.handle(line(asked))
+        }
+        func withoutHelloOmit(_ event: Event) -> Event {
+            guard case .hello(var hello) = event else { return event }
+            #expect(hello.grantedOmit == nil || hello.grantedOmit == ["sound", "result"])
+            hello.grantedOmit = nil
+            return .hello(hello)
+        }
+        let expected = heard.map(\.event).filter {
+            switch $0 {
+            case .game(.sound), .game(.ambient), .game(.result): false
+            default: true
+            }
+        }
+        #expect(heard.count > expected.count + 100)  // (the example has cues and verdicts to leave out)
+        #expect(leanHeard.map(\.event).map(withoutHelloOmit) == expected)
+        #expect(leanHeard.map(\.seq) == Array(1...leanHeard.count))
+        // The reply says what was granted; a hello without omit brings every event back.
+        let granted = leanHeard.compactMap { if case .hello(let hello) = $0.event { hello.grantedOmit } else { nil } }
+        #expect(granted == [["sound", "result"]])
+        let session = Support.session()
+        _ = session.start()
+        func sounds(_ events: [StampedEvent]) -> Int {
+            events.filter { if case .game(.sound) = $0.event { true } else { false } }.count
+        }
+        _ = session.handle(line(#"{"type":"hello","protocol":1,"omit":["sound"]}"#))
+        #expect(sounds(session.handle(line(#"{"type":"previous"}"#))) == 0)  // (the boundary's cue)
+        _ = session.handle(line(#"{"type":"hello","protocol":1}"#))
+        #expect(sounds(session.handle(line(#"{"type":"previous"}"#))) == 1)
+    }
+
     @Test func aRefusedBatchTakesBackTheListItWouldHaveSent() {
         // Before the session kept its last list outside its checkpoint, a refused batch would have
         // recorded a list the client never received, and the next ifChanged would say nothing.

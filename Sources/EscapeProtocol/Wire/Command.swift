@@ -30,6 +30,9 @@ public struct ClientHello: Sendable, Hashable {
     public var keys: [Gesture: String]
     /// Extra events it wants (`validActions`: the valid actions after every focus).
     public var want: [String]
+    /// The types of events it does without (`sound`, `result`): a client that plays no sound, or a
+    /// bot that reads no verdicts, is not sent them.
+    public var omit: [String]
     /// The player's preference for timed levels: `false` plays them without a clock.
     public var timePressure: Bool?
     /// The language the client would like (BCP 47, `fr` say), if it said.
@@ -44,11 +47,13 @@ public struct ClientHello: Sendable, Hashable {
         capabilities: [String] = [],
         keys: [Gesture: String] = [:],
         want: [String] = [],
+        omit: [String] = [],
         timePressure: Bool? = nil,
         locale: String? = nil,
         role: ClientRole? = nil
     ) {
         self.want = want
+        self.omit = omit
         self.timePressure = timePressure
         self.client = client
         self.acceptedVersions = acceptedVersions

@@ -155,6 +155,7 @@ public enum CommandDecoder {
                     capabilities: try fields.optionalStrings("capabilities") ?? [],
                     keys: Gesture.fromWireNamed(try fields.optionalStringMap("keys") ?? [:]),
                     want: try fields.optionalStrings("want") ?? [],
+                    omit: try fields.optionalStrings("omit") ?? [],
                     timePressure: try fields.optionalBool("timePressure"),
                     locale: try fields.optionalString("locale"),
                     role: try fields.optionalEnumeration("role", ClientRole.self)

@@ -10,6 +10,9 @@ public struct ServerHello: Sendable, Hashable {
     public var versions: [ProtocolVersion]
     /// In reply to a client's `hello`: the items of its `want` that are granted; `nil` otherwise.
     public var grantedWant: [String]?
+    /// In reply to a client's `hello`: the items of its `omit` that are granted (never sent); `nil`
+    /// when none is (the field is then left out).
+    public var grantedOmit: [String]?
     /// The engine's version.
     public var engineVersion: String
     /// The locale of the adventure being played.
@@ -36,6 +39,7 @@ public struct ServerHello: Sendable, Hashable {
         version: ProtocolVersion = .v1_0,
         versions: [ProtocolVersion] = [.v1_0],
         grantedWant: [String]? = nil,
+        grantedOmit: [String]? = nil,
         engineVersion: String,
         locale: String,
         adventureID: String,
@@ -47,6 +51,7 @@ public struct ServerHello: Sendable, Hashable {
         self.version = version
         self.versions = versions
         self.grantedWant = grantedWant
+        self.grantedOmit = grantedOmit
         self.engineVersion = engineVersion
         self.locale = locale
         self.adventureID = adventureID

@@ -109,6 +109,7 @@ public enum EventDecoder {
                         try version(item, field: "versions[\(index)]")
                     },
                     grantedWant: try object.optionalStrings("want"),
+                    grantedOmit: try object.optionalStrings("omit"),
                     engineVersion: try object.string("engine"),
                     locale: try object.string("locale"),
                     adventureID: try adventure.string("id"),

@@ -79,6 +79,7 @@ public enum EventEncoder {
                 "gen": .int(generation),
             ]
             if let want = hello.grantedWant { object["want"] = .array(want.map(JSONValue.string)) }
+            if let omit = hello.grantedOmit, !omit.isEmpty { object["omit"] = .array(omit.map(JSONValue.string)) }
             if let games = hello.games { object["games"] = .int(games) }
             return object
         case .game(let gameEvent):

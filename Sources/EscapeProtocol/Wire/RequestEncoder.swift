@@ -53,6 +53,7 @@ public enum RequestEncoder {
         if !hello.capabilities.isEmpty { object["capabilities"] = .array(hello.capabilities.map(JSONValue.string)) }
         if !hello.keys.isEmpty { object["keys"] = .object(Gesture.wireNamed(hello.keys).mapValues(JSONValue.string)) }
         if !hello.want.isEmpty { object["want"] = .array(hello.want.map(JSONValue.string)) }
+        if !hello.omit.isEmpty { object["omit"] = .array(hello.omit.map(JSONValue.string)) }
         if let timePressure = hello.timePressure { object["timePressure"] = .bool(timePressure) }
         if let locale = hello.locale { object["locale"] = .string(locale) }
         if let role = hello.role { object["role"] = .string(role.rawValue) }

@@ -302,6 +302,8 @@ public final class ServeFrontEnd: FrontEnd {
         var shared = hello
         shared.acceptedVersions = .versions([Self.newest])
         if !shared.want.contains("validActions") { shared.want.append("validActions") }
+        // Every client hears the game: what one does without is still sent to the others (and to it).
+        shared.omit = []
         // The version agreed is spoken from the reply's hello on, which may come after a real-clock wait.
         clients[number]?.helloDialects.append(Dialect(agreed))
         let origin = Route.hello.origin(number)

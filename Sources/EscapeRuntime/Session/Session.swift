@@ -38,10 +38,15 @@ public struct Session: Sendable {
     private var sessionWords: SessionWords { SessionWords(engine.words.language) }
     /// What the client said in `hello`, if it did.
     public private(set) var client: ClientHello? {
-        didSet { wantsValidActions = client?.want.contains("validActions") == true }
+        didSet {
+            wantsValidActions = client?.want.contains("validActions") == true
+            omitted = OmittedEvents(client?.omit ?? [])
+        }
     }
     /// Whether the client asked for `validActions` after each focus: asked after every command.
     private var wantsValidActions = false
+    /// The types of events the client does without (`hello`'s `omit`): never sent, no `seq` spent.
+    private var omitted = OmittedEvents()
     /// The last `validActions` event sent, which `validActions` with `ifChanged` compares with (part
     /// of the session's value, so a refused batch takes back what it sent).
     private var lastValidActions: Event?
@@ -380,6 +385,8 @@ public struct Session: Sendable {
             }
             var reply = serverHello
             reply.grantedWant = hello.want.filter { Self.wantable.contains($0) }
+            let omitted = OmittedEvents.names.filter { hello.omit.contains($0) }
+            reply.grantedOmit = omitted.isEmpty ? nil : omitted
             emit(.hello(reply), replyTo: replyTo)
             if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
             let renamed = engine.nameKeys(hello.keys)
@@ -717,6 +724,7 @@ public struct Session: Sendable {
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
     private mutating func emit(_ event: consuming Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
+        if !omitted.isEmpty, omitted.contains(event) { return }
         sequence = sequence.countingOn
         switch event {
         case .error: refused = true
@@ -970,6 +978,42 @@ public enum Dialect: Sendable, Hashable {
             return .screen(screen)
         case .focus, .rotor, .actions, .result, .sound, .ended, .ambient:
             return event
+        }
+    }
+}
+
+/// The types of events a client may do without (`hello`'s `omit`).
+///
+/// What only a player that hears, or reads verdicts, needs. The others (`focus`, `done`, `error`,
+/// ...) always come.
+struct OmittedEvents: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The types named in `names` that may be omitted; the others are ignored.
+    init(_ names: [String]) {
+        var set = OmittedEvents()
+        for (index, name) in Self.names.enumerated() where names.contains(name) {
+            set.insert(OmittedEvents(rawValue: 1 << index))
+        }
+        self = set
+    }
+
+    /// `sound`: the cues and the chapters' ambiences (both `sound` on the wire).
+    static let sound = OmittedEvents(rawValue: 1 << 0)
+    /// `result`: the verdicts on answers (what follows them, an announcement and the next screen, still comes).
+    static let result = OmittedEvents(rawValue: 1 << 1)
+
+    /// The wire names, in the order of the bits.
+    static let names = ["sound", "result"]
+
+    /// Whether `event` is of a type in the set.
+    func contains(_ event: borrowing Event) -> Bool {
+        switch event {
+        case .game(.sound), .game(.ambient): contains(.sound)
+        case .game(.result): contains(.result)
+        default: false
         }
     }
 }
