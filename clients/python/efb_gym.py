@@ -384,6 +384,9 @@ class EscapeEnv(_Base):
         level_reward: the reward of a level solved for the first time in the episode.
         default_text: the text typed by a ``needsText`` gesture given without one.
         engine_args: more ``efb pipe`` options.
+        omit_events: the types of events the engine need not send (``hello``'s ``omit``): the
+            default leaves out ``sound`` and ``result``, which make neither the
+            observation nor the reward (``info["events"]`` lacks them); ``()`` keeps every event.
         render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it).
     """
 
@@ -406,6 +409,7 @@ class EscapeEnv(_Base):
         level_reward: float = 1.0,
         default_text: str = "",
         engine_args: Sequence[str] = (),
+        omit_events: Sequence[str] = ("sound", "result"),
         render_mode: Optional[str] = None,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -426,6 +430,9 @@ class EscapeEnv(_Base):
         self.invalid_action_reward = float(invalid_action_reward)
         self.level_reward = float(level_reward)
         self.default_text = default_text
+        #: The types of events the engine is asked not to send (hello's ``omit``): none of them
+        #: makes the observation or the reward, and each costs time at every step.
+        self.omit_events = list(omit_events)
         self.defaults = {
             "locale": locale,
             "hints_at_once": hints_at_once,
@@ -665,6 +672,7 @@ class EscapeEnv(_Base):
             bool(self.settings["hints_at_once"]),
             bool(self.settings["time_pressure"]),
             tuple(self.settings["engine_args"]),
+            tuple(self.omit_events),  # (said in the engine's hello, when it starts)
         )
 
     def _engine_args(self, seed: int) -> List[str]:
@@ -689,7 +697,7 @@ class EscapeEnv(_Base):
             engine = Engine(
                 args=self._engine_args(seed),
                 binary=self.binary,
-                hello={"client": "efb_gym"},
+                hello=self._hello(),
                 protocol=(1, 1),
                 check=False,
                 stderr="capture",
@@ -706,6 +714,12 @@ class EscapeEnv(_Base):
         self._start_blob = snapshot.get("blob") if snapshot else None
         self._run([])
         self._take_events()
+
+    def _hello(self) -> Dict[str, Any]:
+        hello: Dict[str, Any] = {"client": "efb_gym"}
+        if self.omit_events:
+            hello["omit"] = list(self.omit_events)
+        return hello
 
     def _replay(self) -> None:
         """A new game in the running engine."""
@@ -1141,7 +1155,7 @@ class EscapeVectorEnv(_VectorBase):
                 self.num_envs,
                 first._engine_args(base),
                 first.binary,
-                hello={"client": "efb_gym"},
+                hello=first._hello(),
                 protocol=(1, 1),
                 check=False,
                 stderr="capture",
@@ -1345,9 +1359,12 @@ class _EnvEngine:
 
 def run_reference_bot(env: EscapeEnv, seed: int = 1, locale: str = "en") -> Tuple[bool, Dict[str, Any]]:
     """Plays a whole game with the reference bot's strategy (``bot.py``), every gesture an
-    ``env.step``. Returns (reached the end, counts)."""
+    ``env.step``; the env keeps ``result`` events from then on (the bot reads them). Returns
+    (reached the end, counts)."""
     import bot as reference  # noqa: E402  (the module next to this one)
 
+    # The bot reads the verdicts: an engine that sends them (a new one, if the env's left them out).
+    env.omit_events = [kind for kind in env.omit_events if kind != "result"]
     env.reset(seed=seed, options={"locale": locale})
     adapter = _EnvEngine(env)
     player = reference.Bot(adapter, valid_actions="on", locale=locale, if_gen=False)

@@ -489,6 +489,37 @@ class VectorEnvTests(unittest.TestCase):
             pooled.close()
             alone.close()
 
+    def test_omitted_events_change_no_observation_reward_or_end(self):
+        """The env asks the engine to leave out sound and result (hello's omit, granted); with
+        omit_events=() it keeps them. Step after step the two see the same game, and their
+        info["events"] differ by exactly those events."""
+        lean = EscapeEnv(BINARY, max_steps=80)
+        full = EscapeEnv(BINARY, max_steps=80, omit_events=())
+        rng = random.Random(3)
+        omitted = 0
+        try:
+            a, info_a = lean.reset(seed=9)
+            b, info_b = full.reset(seed=9)
+            self.assertEqual(lean.engine.hello.get("omit"), ["sound", "result"])
+            self.assertNotIn("omit", full.engine.hello)
+            for step in range(300):
+                self.assertEqual(info_a["text"], info_b["text"], f"step {step}")
+                self.assertEqual(lean.valid_indices(), full.valid_indices())
+                action = rng.choice(lean.valid_indices() or [0])
+                a, ra, ta, ua, info_a = lean.step(action)
+                b, rb, tb, ub, info_b = full.step(action)
+                self.assertEqual((ra, ta, ua), (rb, tb, ub))
+                kept = [e for e in info_b["events"] if e.get("type") not in ("sound", "result")]
+                omitted += len(info_b["events"]) - len(kept)
+                self.assertEqual(info_a["events"], kept)
+                if ta or ua:
+                    a, info_a = lean.reset()
+                    b, info_b = full.reset()
+            self.assertGreater(omitted, 100)
+        finally:
+            lean.close()
+            full.close()
+
     def test_random_actions_pick_every_valid_index_alike(self):
         rng = np.random.default_rng(3)
         masks = np.zeros((6, 40), dtype=np.int8)
