@@ -52,8 +52,9 @@ struct RealBRLTTYSmallDisplayTests {
         display.strict = true
         let game = try RunningEFB([
             "braille", "--host", display.brlapiHost, "--auth", "none", "--seed", "1", "--memory-save",
-            "--flash-time", "0", "--adventure", path, "--braille-table", table,
+            "--flash-time", "0", "--adventure", path, "--braille-table", table, "--trace",
         ])
+        display.follow(game)
         defer {
             game.stop()
             display.stop()

@@ -21,6 +21,7 @@ extension RealBRLTTYTests {
             host: display.brlapiHost,
             arguments: ["--memory-save", "--locale", locale, "--braille-table", table]
         )
+        display.follow(game)
         defer {
             game.stop()
             display.stop()

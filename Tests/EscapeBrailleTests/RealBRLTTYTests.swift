@@ -22,6 +22,7 @@ struct RealBRLTTYTests {
         try display.start()
         display.strict = true
         let game = try brailleGame(host: display.brlapiHost, arguments: ["--memory-save"])
+        display.follow(game)
         defer {
             game.stop()
             display.stop()

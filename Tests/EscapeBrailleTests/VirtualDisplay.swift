@@ -202,10 +202,34 @@ final class VirtualDisplay: @unchecked Sendable {
 
     /// Presses a key and waits until the display shows what `expected` accepts (a generous bound: under
     /// a loaded machine, with many BRLTTYs and games at once, a key can take seconds to show).
+    ///
+    /// With a game ``follow(_:)``ed, a key its trace shows never reached it (lost on the way through
+    /// BRLTTY, once in a CI run) is pressed again, once in the game: it says so on standard error, and
+    /// a second loss fails. A key that reached the game and changed nothing always fails.
     @discardableResult
     func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 30) throws -> String {
+        let received = keysReceived?()
         try press(key)
-        return try waitFor(timeout: timeout, "the display to change after \(key)", expected)
+        do {
+            return try waitFor(timeout: timeout, "the display to change after \(key)", expected)
+        } catch {
+            guard let received, keysReceived?() == received, !pressedAgain else { throw error }
+            pressedAgain = true
+            FileHandle.standardError.write(
+                Data("VirtualDisplay: \(key) never reached efb (its trace shows no key): pressed again once\n".utf8)
+            )
+            try press(key)
+            return try waitFor(timeout: timeout, "the display to change after \(key), pressed again", expected)
+        }
+    }
+
+    /// How many keys the followed game's trace shows it read (`efb braille --trace`).
+    private var keysReceived: (() -> Int)?
+    private var pressedAgain = false
+
+    /// Follows `game` (started with `--trace`): a key it never received is told from one it ignored.
+    func follow(_ game: RunningEFB) {
+        keysReceived = { game.standardError.components(separatedBy: " ms: key ").count - 1 }
     }
 
     /// Waits until the display shows what `expected` accepts; returns it.
