@@ -714,6 +714,12 @@ class Engine:
         """The items of our hello's ``want`` that the engine granted (its reply's ``want``)."""
         return list((self.hello or {}).get("want", []))
 
+    @property
+    def granted_omit(self) -> List[str]:
+        """The types of events our hello's ``omit`` left out that the engine agreed to leave out
+        (its reply's ``omit``; empty from an engine that sends every event)."""
+        return list((self.hello or {}).get("omit", []))
+
     def speaks(self, major: int, minor: int) -> bool:
         """Whether the version agreed is at least ``major.minor``: ``engine.speaks(1, 1)``."""
         return self.version >= (major, minor)

@@ -295,6 +295,16 @@ class NegotiationTests(unittest.TestCase):
             self.assertTrue(all(isinstance(e.get("gen"), int) for e in reply), reply)
             self.assertEqual(engine.gen, reply.gen)
 
+    def test_omit_leaves_out_the_cues_and_verdicts(self):
+        with Engine(GAME, hello={"omit": ["sound", "result", "done"]}) as engine:
+            self.assertEqual(engine.granted_omit, ["sound", "result"])
+            reply = engine.send({"type": "escape"})  # skip the intro: no sounds now, a screen, a focus
+            self.assertEqual([e["type"] for e in reply], ["screen", "focus", "done"])
+            seqs = [e["seq"] for e in reply]
+            self.assertEqual(seqs, list(range(seqs[0], seqs[0] + 3)))
+        with Engine(GAME) as engine:
+            self.assertEqual(engine.granted_omit, [])
+
     def test_exactly_1_1(self):
         with Engine(GAME, protocol=(1, 1)) as engine:
             self.assertEqual(engine.protocol_offered, [1, 1])
