@@ -209,26 +209,18 @@ public final class BrailleFrontEnd: FrontEnd {
     /// Lays the events out on the view; the display is written at the flush.
     public func show(_ events: [StampedEvent], now: Int64) {
         view.apply(events, now: now)
-        if options.traces {
-            for stamped in events {
-                switch stamped.event {
-                case .game(.announce(let announcement)):
-                    trace("announce \(announcement.category) \(announcement.priority): \(announcement.text)")
-                case .game(.focus(let state)):
-                    trace("focus \(state.screen) \(state.element.id)")
-                case .error(let error):
-                    trace("error \(error.code): \(error.message)")
-                default:
-                    continue
-                }
-            }
-        }
         for stamped in events {
             switch stamped.event {
             case .role:
                 followsSharedGame = true
             case .ended(let reason, _) where stamped.replyTo == nil && followsSharedGame && reason != .escaped:
                 sharedGameEnded = true
+            case .game(.announce(let announcement)) where options.traces:
+                trace("announce \(announcement.category) \(announcement.priority): \(announcement.text)")
+            case .game(.focus(let state)) where options.traces:
+                trace("focus \(state.screen) \(state.element.id)")
+            case .error(let error) where options.traces:
+                trace("error \(error.code): \(error.message)")
             default:
                 continue
             }

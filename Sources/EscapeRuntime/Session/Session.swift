@@ -385,8 +385,7 @@ public struct Session: Sendable {
             }
             var reply = serverHello
             reply.grantedWant = hello.want.filter { Self.wantable.contains($0) }
-            let omitted = OmittedEvents.names.filter { hello.omit.contains($0) }
-            reply.grantedOmit = omitted.isEmpty ? nil : omitted
+            reply.grantedOmit = omitted.isEmpty ? nil : omitted.names  // (set from this hello, above)
             emit(.hello(reply), replyTo: replyTo)
             if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
             let renamed = engine.nameKeys(hello.keys)
@@ -993,11 +992,10 @@ struct OmittedEvents: OptionSet, Sendable, Hashable {
 
     /// The types named in `names` that may be omitted; the others are ignored.
     init(_ names: [String]) {
-        var set = OmittedEvents()
+        self.init(rawValue: 0)
         for (index, name) in Self.names.enumerated() where names.contains(name) {
-            set.insert(OmittedEvents(rawValue: 1 << index))
+            insert(OmittedEvents(rawValue: 1 << index))
         }
-        self = set
     }
 
     /// `sound`: the cues and the chapters' ambiences (both `sound` on the wire).
@@ -1007,6 +1005,11 @@ struct OmittedEvents: OptionSet, Sendable, Hashable {
 
     /// The wire names, in the order of the bits.
     static let names = ["sound", "result"]
+
+    /// The wire names of the types in the set, in the order of the bits.
+    var names: [String] {
+        Self.names.indices.filter { contains(OmittedEvents(rawValue: 1 << $0)) }.map { Self.names[$0] }
+    }
 
     /// Whether `event` is of a type in the set.
     func contains(_ event: borrowing Event) -> Bool {
