@@ -42,10 +42,12 @@ extension RealBRLTTYTests {
 
     /// `efb braille` on `adventure`, messages shown for 5 s each as players have them by default.
     private func timedGame(_ display: VirtualDisplay, adventure: String) throws -> RunningEFB {
-        try RunningEFB([
+        let game = try RunningEFB([
             "braille", "--host", display.brlapiHost, "--auth", "none", "--seed", "1", "--memory-save",
-            "--flash-time", "5", "--adventure", adventure,
+            "--flash-time", "5", "--adventure", adventure, "--trace",
         ])
+        display.follow(game)
+        return game
     }
 
     /// From the one intro page to the first level of the one chapter.

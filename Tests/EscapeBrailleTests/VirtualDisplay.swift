@@ -208,12 +208,12 @@ final class VirtualDisplay: @unchecked Sendable {
     /// a second loss fails. A key that reached the game and changed nothing always fails.
     @discardableResult
     func press(_ key: String, until expected: @escaping (String) -> Bool, timeout: Double = 30) throws -> String {
-        let received = keysReceived?()
+        let received = keysReceived()
         try press(key)
         do {
             return try waitFor(timeout: timeout, "the display to change after \(key)", expected)
         } catch {
-            guard let received, keysReceived?() == received, !pressedAgain else { throw error }
+            guard let received, keysReceived() == received, !pressedAgain else { throw error }
             pressedAgain = true
             FileHandle.standardError.write(
                 Data("VirtualDisplay: \(key) never reached efb (its trace shows no key): pressed again once\n".utf8)
@@ -223,13 +223,19 @@ final class VirtualDisplay: @unchecked Sendable {
         }
     }
 
-    /// How many keys the followed game's trace shows it read (`efb braille --trace`).
-    private var keysReceived: (() -> Int)?
+    /// The game whose trace the display follows (``follow(_:)``).
+    private var followed: RunningEFB?
     private var pressedAgain = false
 
-    /// Follows `game` (started with `--trace`): a key it never received is told from one it ignored.
+    /// How many keys the followed game's trace shows it read (`efb braille --trace`).
+    private func keysReceived() -> Int? {
+        followed.map { $0.standardError.components(separatedBy: " ms: key ").count - 1 }
+    }
+
+    /// Follows `game` (started with `--trace`): a key it never received is told from one it ignored,
+    /// and a display that does not show what was awaited says what the game last logged.
     func follow(_ game: RunningEFB) {
-        keysReceived = { game.standardError.components(separatedBy: " ms: key ").count - 1 }
+        followed = game
     }
 
     /// Waits until the display shows what `expected` accepts; returns it.
@@ -242,7 +248,8 @@ final class VirtualDisplay: @unchecked Sendable {
                 return expected(shown)
             }
         } catch {
-            throw TestFailure("\(error); the display shows \"\(text)\"; recently: \(history.suffix(5))")
+            let logged = followed.map { "; efb's last lines: \($0.standardError(last: 20))" } ?? ""
+            throw TestFailure("\(error); the display shows \"\(text)\"; recently: \(history.suffix(5))\(logged)")
         }
         return shown
     }
