@@ -64,7 +64,7 @@ public struct ConsoleContext: Sendable, Hashable {
             }
             if focus?.element.id == element.id { focus?.element = element }
         case .game(.announce), .game(.result), .game(.sound), .game(.ended), .game(.ambient), .game(.timer),
-            .progress, .error, .done, .bye, .ended, .validActions, .snapshot, .idle:
+            .progress, .error, .done, .bye, .ended, .validActions, .observation, .snapshot, .idle:
             break
         }
     }

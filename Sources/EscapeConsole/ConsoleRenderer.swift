@@ -99,7 +99,7 @@ public struct ConsoleRenderer: Sendable {
             return reason == .escaped ? [ConsoleLine(words(.escaped), style: .correct)] : []
         case .role:
             return controlChanged(from: before.control, to: context.control)
-        case .validActions, .snapshot, .idle:
+        case .validActions, .observation, .snapshot, .idle:
             return []
         }
     }

@@ -182,7 +182,7 @@ public final class WebFrontEnd: FrontEnd {
     static func allows(_ command: Command) -> Bool {
         switch command {
         case .game, .onElement, .state, .ping, .validActions: true
-        case .hello, .wait, .quit, .snapshot, .restore, .batch, .cancel: false
+        case .hello, .wait, .quit, .observe, .snapshot, .restore, .batch, .cancel: false
         }
     }
 

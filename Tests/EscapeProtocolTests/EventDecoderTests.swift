@@ -11,7 +11,7 @@ struct EventDecoderTests {
     /// The transcripts of Protocol/examples, with how many lines (events) each one has.
     static let transcripts = [
         ("full-game.transcript.ndjson", 658), ("full-game-1.1.transcript.ndjson", 758),
-        ("bot-features.transcript.ndjson", 43), ("chapters-1.2.transcript.ndjson", 34),
+        ("bot-features.transcript.ndjson", 45), ("chapters-1.2.transcript.ndjson", 34),
     ]
 
     /// The `hello` every transcript opens with, as the engine wrote it in protocol 1.0.
@@ -136,6 +136,7 @@ struct EventDecoderTests {
         case .bye: "bye"
         case .ended: "ended"
         case .validActions: "validActions"
+        case .observation: "observation"
         case .snapshot: "snapshot"
         case .idle: "idle"
         case .role: "role"

@@ -78,7 +78,7 @@ import Testing
 
     @Test func omittedEventsAreNeverSentAndSpendNoSeq() throws {
         // The example game twice: as it is, and with its hello asking to do without the cues, the
-        // verdicts and (refused) the focus. The second is the first without those events, numbered
+        // verdicts and (refused) the dones. The second is the first without those events, numbered
         // on without gaps.
         let commands = try exampleCommands
         let full = Support.session()
@@ -89,7 +89,7 @@ import Testing
             heard += full.handle(line(command))
             let asked = command.replacingOccurrences(
                 of: #"{"type":"hello","#,
-                with: #"{"type":"hello","omit":["sound","result","focus","nonsense"],"#
+                with: #"{"type":"hello","omit":["sound","result","done","nonsense"],"#
             )
             leanHeard += lean.handle(line(asked))
         }

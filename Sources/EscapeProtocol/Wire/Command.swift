@@ -109,6 +109,9 @@ public enum Command: Sendable, Hashable {
     case onElement(element: String, GameCommand)
     /// Asks for the actions valid now; with `ifChanged`, only if they differ from the last list sent.
     case validActions(ifChanged: Bool)
+    /// Asks for the game as one plain text, and what was said and heard since the last time asked;
+    /// the text lists at most `maxActions` valid actions (all when `nil`).
+    case observe(maxActions: Int?)
     /// Asks for the whole state as an opaque, versioned blob.
     case snapshot
     /// Brings back the state a `snapshot` blob holds.
@@ -126,7 +129,7 @@ extension Command {
     /// may, a gesture aimed at an element too, since it moves the focus first.
     public var changesGame: Bool {
         switch self {
-        case .hello, .quit, .state, .ping, .validActions, .snapshot: false
+        case .hello, .quit, .state, .ping, .validActions, .observe, .snapshot: false
         case .game(let command): command.changesGame
         case .onElement, .wait, .restore, .batch, .cancel: true
         }
@@ -147,7 +150,7 @@ extension Command {
     /// `snapshot`, `repeat`): it can be answered at once, even while a `wait` is pending.
     public var isQuestion: Bool {
         switch self {
-        case .state, .ping, .validActions, .snapshot: true
+        case .state, .ping, .validActions, .observe, .snapshot: true
         case .game(let command): !command.changesGame
         case .hello, .quit, .onElement, .wait, .restore, .batch, .cancel: false
         }

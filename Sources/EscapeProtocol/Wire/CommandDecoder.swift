@@ -207,6 +207,7 @@ public enum CommandDecoder {
         case .wait: return .wait(milliseconds: try fields.int("ms", in: 0...maximumWait))
         case .quit: return .quit
         case .validActions: return .validActions(ifChanged: try fields.optionalBool("ifChanged") ?? false)
+        case .observe: return .observe(maxActions: try fields.optionalInt("maxActions", in: 0...maximumInteger))
         case .snapshot: return .snapshot
         case .restore: return .restore(blob: try fields.string("blob"))
         case .cancel: return .cancel(target: try fields.requiredRequestID("target"))
@@ -250,7 +251,7 @@ public enum CommandDecoder {
                 switch command {
                 case .batch, .hello, .restore, .cancel:
                     throw DecodingFailure(.invalidParams, EngineWords.Phrase(.decodeBatchedForbidden))
-                case .game, .onElement, .state, .ping, .wait, .quit, .validActions, .snapshot:
+                case .game, .onElement, .state, .ping, .wait, .quit, .validActions, .observe, .snapshot:
                     entries.append(BatchEntry(command, ifGen: ifGen))
                 }
             } catch {

@@ -79,12 +79,41 @@ public enum Event: Sendable, Hashable {
     case ended(reason: EndReason, cutShort: Bool)
     /// What can be done now, each aimed at its element.
     case validActions(screen: String, actions: [ValidAction])
+    /// The game as one plain text, and what was heard since the last one (`observe`).
+    case observation(Observation)
     /// The whole state as an opaque blob, for `restore`.
     case snapshot(blob: String)
     /// The end of a burst of events the engine sent on its own (protocol 1.1).
     case idle
     /// `efb serve`: the client's part in the shared game, and whether control is free to take.
     case role(ClientRole, controlFree: Bool)
+}
+
+/// The game as a text adventure prints it: what `observe` answers (protocol section 4.16).
+public struct Observation: Sendable, Hashable {
+    /// The screen on show.
+    public var screen: String
+    /// Its kind.
+    public var kind: ScreenKind
+    /// The screen, the progress, the torch, what was said and the valid actions, as lines of text.
+    public var text: String
+    /// The texts the player heard since the last observation, in order: announcements (not the
+    /// player's own input said back), a new screen's title, labels and values, a changed element's.
+    public var heard: [String]
+    /// How many levels the game has completed, of `total`.
+    public var completed: Int
+    /// How many levels the adventure has.
+    public var total: Int
+
+    /// Creates an observation.
+    public init(screen: String, kind: ScreenKind, text: String, heard: [String], completed: Int, total: Int) {
+        self.screen = screen
+        self.kind = kind
+        self.text = text
+        self.heard = heard
+        self.completed = completed
+        self.total = total
+    }
 }
 
 /// An event with the envelope fields every line carries.

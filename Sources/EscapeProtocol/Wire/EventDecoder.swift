@@ -92,8 +92,11 @@ public enum EventDecoder {
 
     /// Whether events of `type` carry `gen` in protocol 1.0 too.
     private static func carriesGenerationAlways(_ type: String) -> Bool {
-        ["hello", "screen", "focus", "done", "validActions", "snapshot", "idle", "role", "elementChanged"]
-            .contains(type)
+        [
+            "hello", "screen", "focus", "done", "validActions", "observation", "snapshot", "idle", "role",
+            "elementChanged",
+        ]
+        .contains(type)
     }
 
     private static func event(_ type: String, _ object: Members) throws(EventDecodingError) -> Event {
@@ -251,6 +254,17 @@ public enum EventDecoder {
         case "validActions":
             let actions = try object.objects("actions").map(validAction)
             return .validActions(screen: try object.string("screen"), actions: actions)
+        case "observation":
+            return .observation(
+                Observation(
+                    screen: try object.string("screen"),
+                    kind: try object.enumeration("kind", ScreenKind.self),
+                    text: try object.string("text"),
+                    heard: try object.optionalStrings("heard") ?? [],
+                    completed: try object.int("completed"),
+                    total: try object.int("total")
+                )
+            )
         default:
             throw EventDecodingError(field: "type", "\"\(type)\" names no event")
         }
@@ -295,7 +309,7 @@ public enum EventDecoder {
         switch command {
         case .game(let game), .onElement(_, let game):
             gesture = game
-        case .hello, .state, .ping, .wait, .quit, .validActions, .snapshot, .restore, .batch, .cancel:
+        case .hello, .state, .ping, .wait, .quit, .validActions, .observe, .snapshot, .restore, .batch, .cancel:
             throw EventDecodingError(field: String(commandObject.path.dropLast()), "not a gesture")
         }
         return ValidAction(

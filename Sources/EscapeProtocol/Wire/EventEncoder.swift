@@ -121,6 +121,18 @@ public enum EventEncoder {
                     }
                 ),
             ]
+        case .observation(let observation):
+            var object: [String: JSONValue] = [
+                "type": "observation",
+                "gen": .int(generation),
+                "screen": .string(observation.screen),
+                "kind": .string(observation.kind.rawValue),
+                "text": .string(observation.text),
+                "completed": .int(observation.completed),
+                "total": .int(observation.total),
+            ]
+            if !observation.heard.isEmpty { object["heard"] = .array(observation.heard.map(JSONValue.string)) }
+            return object
         case .snapshot(let blob):
             return ["type": "snapshot", "gen": .int(generation), "blob": .string(blob)]
         case .idle:

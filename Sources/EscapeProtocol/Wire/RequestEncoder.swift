@@ -32,6 +32,10 @@ public enum RequestEncoder {
         case .state, .ping, .quit, .validActions(ifChanged: false), .snapshot:
             return ["type": .string(command.wireName)]
         case .validActions(ifChanged: true): return ["type": .string(command.wireName), "ifChanged": .bool(true)]
+        case .observe(let maxActions):
+            var object: [String: JSONValue] = ["type": .string(command.wireName)]
+            if let maxActions { object["maxActions"] = .int(maxActions) }
+            return object
         case .wait(let milliseconds): return ["type": .string(command.wireName), "ms": .int(milliseconds)]
         case .restore(let blob): return ["type": .string(command.wireName), "blob": .string(blob)]
         case .cancel(let target): return ["type": .string(command.wireName), "target": target.json]

@@ -75,6 +75,7 @@ enum CommandType: CaseIterable, Sendable, Hashable {
     case wait
     case quit
     case validActions
+    case observe
     case snapshot
     case restore
     case batch
@@ -108,6 +109,7 @@ enum CommandType: CaseIterable, Sendable, Hashable {
         case .wait: "wait"
         case .quit: "quit"
         case .validActions: "validActions"
+        case .observe: "observe"
         case .snapshot: "snapshot"
         case .restore: "restore"
         case .batch: "batch"
@@ -165,6 +167,7 @@ extension Command {
         case .wait: .wait
         case .quit: .quit
         case .validActions: .validActions
+        case .observe: .observe
         case .snapshot: .snapshot
         case .restore: .restore
         case .batch: .batch

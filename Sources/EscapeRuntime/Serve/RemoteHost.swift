@@ -307,7 +307,7 @@ public final class RemoteHost: GameHost {
                 return nil
             }
             return stamped
-        case .game, .progress, .done, .validActions, .snapshot, .idle:
+        case .game, .progress, .done, .validActions, .observation, .snapshot, .idle:
             guard hasStarted else {
                 missedState = true
                 return nil

@@ -395,7 +395,7 @@ public final class ServeFrontEnd: FrontEnd {
     /// Events that answer one client and mean nothing to the others.
     private static func isReply(_ event: Event) -> Bool {
         switch event {
-        case .hello, .error, .done, .snapshot, .role: true
+        case .hello, .error, .done, .snapshot, .observation, .role: true
         case .game, .progress, .bye, .ended, .validActions, .idle: false
         }
     }
@@ -505,7 +505,7 @@ public final class ServeFrontEnd: FrontEnd {
         case .game(let gameEvent): dialect.shape(gameEvent) { _ in focusIn10 }.map(Event.game)
         // 1.0 has no word for the end of a burst.
         case .idle: dialect == .v10 ? nil : event
-        case .error, .done, .snapshot, .role, .bye, .ended, .validActions: event
+        case .error, .done, .snapshot, .observation, .role, .bye, .ended, .validActions: event
         }
     }
 

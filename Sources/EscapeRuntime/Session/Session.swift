@@ -50,6 +50,8 @@ public struct Session: Sendable {
     /// The last `validActions` event sent, which `validActions` with `ifChanged` compares with (part
     /// of the session's value, so a refused batch takes back what it sent).
     private var lastValidActions: Event?
+    /// What `observe` reports: what was said and heard since it last did.
+    private var observer = Observer()
     /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
     public private(set) var isFinished = false
 
@@ -413,6 +415,8 @@ public struct Session: Sendable {
             let event = validActionsEvent
             if ifChanged, event == lastValidActions { break }
             emit(event, replyTo: replyTo)
+        case .observe(let maxActions):
+            emit(.observation(observer.observe(engine, now: clock.time, maxActions: maxActions)), replyTo: replyTo)
         case .snapshot:
             let snapshot = SessionSnapshot(
                 engine: Self.engineVersion,
@@ -675,6 +679,7 @@ public struct Session: Sendable {
                 emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
                 endedSent = true
             case .event(.elementChanged(let element)):
+                observer.noteChanged(element)
                 let focusFollows = effects[(index + 1)...].contains {
                     if case .event(.focus) = $0 { true } else { false }
                 }
@@ -723,6 +728,7 @@ public struct Session: Sendable {
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
     private mutating func emit(_ event: consuming Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
+        observer.note(event)
         if !omitted.isEmpty, omitted.contains(event) { return }
         sequence = sequence.countingOn
         switch event {
@@ -983,12 +989,13 @@ public enum Dialect: Sendable, Hashable {
 
 /// The types of events a client may do without (`hello`'s `omit`).
 ///
-/// What only a player that hears, or reads verdicts, needs. The others (`focus`, `done`, `error`,
-/// ...) always come.
+/// What only a player that hears, or reads verdicts, needs, and the game's own events, which a bot
+/// that reads `observe`'s text does without. The protocol's (`done`, `error`, `hello`, `bye`, ...)
+/// always come.
 struct OmittedEvents: OptionSet, Sendable, Hashable {
-    let rawValue: UInt8
+    let rawValue: UInt16
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The types named in `names` that may be omitted; the others are ignored.
     init(_ names: [String]) {
@@ -1002,9 +1009,22 @@ struct OmittedEvents: OptionSet, Sendable, Hashable {
     static let sound = OmittedEvents(rawValue: 1 << 0)
     /// `result`: the verdicts on answers (what follows them, an announcement and the next screen, still comes).
     static let result = OmittedEvents(rawValue: 1 << 1)
+    static let announce = OmittedEvents(rawValue: 1 << 2)
+    static let screen = OmittedEvents(rawValue: 1 << 3)
+    /// `focus`, and a focus that says a changed element in protocol 1.0.
+    static let focus = OmittedEvents(rawValue: 1 << 4)
+    static let elementChanged = OmittedEvents(rawValue: 1 << 5)
+    static let rotor = OmittedEvents(rawValue: 1 << 6)
+    static let actions = OmittedEvents(rawValue: 1 << 7)
+    static let timer = OmittedEvents(rawValue: 1 << 8)
+    static let progress = OmittedEvents(rawValue: 1 << 9)
+    static let idle = OmittedEvents(rawValue: 1 << 10)
 
     /// The wire names, in the order of the bits.
-    static let names = ["sound", "result"]
+    static let names = [
+        "sound", "result", "announce", "screen", "focus", "elementChanged", "rotor", "actions", "timer", "progress",
+        "idle",
+    ]
 
     /// The wire names of the types in the set, in the order of the bits.
     var names: [String] {
@@ -1016,6 +1036,15 @@ struct OmittedEvents: OptionSet, Sendable, Hashable {
         switch event {
         case .game(.sound), .game(.ambient): contains(.sound)
         case .game(.result): contains(.result)
+        case .game(.announce): contains(.announce)
+        case .game(.screen): contains(.screen)
+        case .game(.focus): contains(.focus)
+        case .game(.elementChanged): contains(.elementChanged)
+        case .game(.rotor): contains(.rotor)
+        case .game(.actions): contains(.actions)
+        case .game(.timer): contains(.timer)
+        case .progress: contains(.progress)
+        case .idle: contains(.idle)
         default: false
         }
     }
