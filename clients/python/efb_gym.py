@@ -107,7 +107,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     spaces = None
     HAVE_GYMNASIUM = False
 
-__all__ = ["EscapeEnv", "EscapeVectorEnv", "ENV_ID", "decode", "encode", "words_of", "HAVE_GYMNASIUM", "CHARSET", "run_random_agent", "run_reference_bot"]
+__all__ = ["EscapeEnv", "EscapeVectorEnv", "ENV_ID", "GAME_EVENTS", "decode", "encode", "words_of", "HAVE_GYMNASIUM", "CHARSET", "run_random_agent", "run_reference_bot"]
 
 Event = Dict[str, Any]
 Command = Dict[str, Any]
@@ -324,6 +324,9 @@ _heard: Dict[str, List[str]] = {}  # words_of's answers, by text (an adventure h
 
 #: The query ending every step's batch: the list comes only when the step changed it (protocol §4.16).
 _VALID_ACTIONS: Command = {"type": "validActions", "ifChanged": True}
+#: Every type of event ``hello``'s ``omit`` can leave out (protocol §4.3): what the vector env does
+#: without, its observations coming whole from ``observe``.
+GAME_EVENTS = ("sound", "result", "announce", "screen", "focus", "elementChanged", "rotor", "actions", "timer", "progress", "idle")
 _LETTER_FILLERS = frozenset({"and", "an", "a", "then", "et", "un", "une", "puis"})
 
 
@@ -343,21 +346,6 @@ def words_of(text: str) -> List[str]:
                 found.append("".join(run).lower())
             run = []
     return found
-
-
-def _make_element_line(element: Event) -> str:
-    traits = element.get("traits") or []
-    parts = [element.get("label", "")]
-    if element.get("value") is not None:
-        parts[0] += f": {element['value']}"
-    tags = [t for t in traits if t != "staticText"]
-    if tags:
-        parts.append("[" + ", ".join(tags) + "]")
-    if element.get("rotors"):
-        parts.append("(rotors: " + ", ".join(element["rotors"]) + ")")
-    if element.get("actions"):
-        parts.append("(actions: " + ", ".join(element["actions"]) + ")")
-    return " ".join(parts)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -478,14 +466,14 @@ class EscapeEnv(_Base):
         self._said: List[str] = []
         self._deferred_reward = 0.0  # levels solved by command(), rewarded at the next step
         self._text = " "
-        self._screen_lines: Tuple[Any, int, str] = (None, 0, "")  # (model, its changes, the lines)
-        # (screen, its element_changes, its elements, their lines)
-        self._element_lines: Tuple[Any, int, List[Event], List[str]] = (None, 0, [], [])
-        self._action_lines: Tuple[Any, str] = (None, "")  # (valid_actions, their lines)
+        self._seen: Optional[Event] = None  # the engine's last observation event (protocol §5.20)
+        self._observe_command: Command = {"type": "observe", "maxActions": max_actions}
+        self._completed = 0  # the levels the game had completed at the last observation
+        self._new_levels_seen = 0  # levels completed since the last step's reward
         self._observation: Any = None
         self._engine_key: Optional[tuple] = None
         self._start_blob: Optional[str] = None
-        self._before: set = set()
+        self._before: set = set()  # the levels complete when the episode began (from progress events)
         self._query = 0
 
     # ----------------------------------------------------------------------------------------------
@@ -526,9 +514,12 @@ class EscapeEnv(_Base):
             self._start_engine(key, int(seed) if seed is not None else self._draw_seed())
         if start is not None:
             self._restore(start)
-        # Levels solved before the episode began (in a snapshot started from) earn nothing.
-        progress = self.engine.progress or {}
-        self._before = set(progress.get("completed", [])) if start is not None else set()
+        # Levels solved before the episode began (in a snapshot started from) earn nothing, and
+        # what was said before it is no part of it.
+        self._new_levels_seen = 0
+        self._before = set((self.engine.progress or {}).get("completed", []))
+        self._said = []
+        self._strip_said()
         self._observation = self._observe()
         return self._observation, self._info(events=[], invalid=False)
 
@@ -576,7 +567,7 @@ class EscapeEnv(_Base):
             except EfbClientError:
                 self.truncated = True  # the engine stopped: nothing more can happen
             events = self._take_events()
-            reward = self.level_reward * self._new_levels(events) + self._deferred_reward
+            reward = self.level_reward * self._take_new_levels() + self._deferred_reward
             self._deferred_reward = 0.0
         if self.max_steps is not None and self.steps >= self.max_steps:
             self.truncated = True
@@ -639,7 +630,8 @@ class EscapeEnv(_Base):
         if self.engine is None:
             raise RuntimeError("call reset() before command()")
         reply = self._run([dict(command)])[0]
-        self._deferred_reward += self.level_reward * self._new_levels(self._take_events())
+        self._take_events()
+        self._deferred_reward += self.level_reward * self._take_new_levels()
         self._observation = self._observe()
         return reply
 
@@ -653,7 +645,8 @@ class EscapeEnv(_Base):
 
     @property
     def screen(self) -> Optional[Event]:
-        """The screen on show (kept current by the client's screen model)."""
+        """The screen on show (kept current by the client's screen model; out of date when
+        ``omit_events`` leaves out ``screen``, as the vector env does)."""
         return self.engine.screen if self.engine else None
 
     # ----------------------------------------------------------------------------------------------
@@ -708,6 +701,7 @@ class EscapeEnv(_Base):
         self.engine = engine
         self._engine_key = key
         self.total_levels = None
+        self._seen = None
         # The game at its start, for the next reset(seed=) with this seed.
         reply = self.engine.send({"type": "snapshot", "id": "env-start"}, check=False)
         snapshot = reply.first("snapshot")
@@ -795,8 +789,9 @@ class EscapeEnv(_Base):
         query = f"env-{self._query}"
         self._own_ids.add(query)
         engine = self.engine
-        prepared = [engine._prepare(command) for command in list(commands) + [{"type": "validActions", "id": query}]]
-        for command, (_, key, _) in zip(list(commands) + [{"type": "validActions"}], prepared):
+        asked = list(commands) + [{"type": "validActions", "id": query}, dict(self._observe_command, id=query + "-text")]
+        prepared = [engine._prepare(command) for command in asked]
+        for command, (_, key, _) in zip(asked, prepared):
             engine._register(key, command["type"])
         engine._write(b"".join(line for _, _, line in prepared))
         engine.commands_sent += len(prepared)
@@ -804,9 +799,11 @@ class EscapeEnv(_Base):
 
     def _read(self, pending: List[Any]) -> List[Reply]:
         replies = [self.engine._collect(request_id, key, False) for request_id, key in pending]
+        self._own_ids.discard(replies[-2].id)
         self._own_ids.discard(replies[-1].id)
-        self._set_valid(replies[-1].first("validActions"))
-        return replies[:-1]
+        self._set_valid(replies[-2].first("validActions"))
+        self._take_observation(replies[-1].first("observation"))
+        return replies[:-2]
 
     def _write_step(self, commands: List[Command]) -> Any:
         """Writes a step's commands and the ``validActions`` query as one ``batch`` line (one line
@@ -821,23 +818,26 @@ class EscapeEnv(_Base):
         game = getattr(engine, "game", None)
         if game is not None:
             batch["game"] = game
-        batch["commands"] = commands + [_VALID_ACTIONS]
+        batch["commands"] = commands + [_VALID_ACTIONS, self._observe_command]
         engine._write(command_line(batch))
         engine.commands_sent += 1
         return request_id, key, commands
 
     def _read_step(self, pending: Any) -> None:
         request_id, key, commands = pending
-        reply = self.engine._collect(request_id, key, False)
-        valid = reply.first("validActions")
-        if valid is not None:
-            self._set_valid(valid)
-        elif reply.errors:
-            # The batch was refused, all or nothing (its error is the step's): the step's time still
-            # passes, then the actions as they stand.
+        events = self.engine._collect(request_id, key, False)  # (a Reply: a list of events)
+        # (The reply is [validActions,] observation, done: read from its end, without a search.)
+        seen = events[-2] if len(events) >= 2 else None
+        if seen is not None and seen.get("type") == "observation":
+            self._take_observation(seen)
+            if len(events) >= 3 and events[-3].get("type") == "validActions":
+                self._set_valid(events[-3])
+            # (Else the step left the valid actions as they were: the engine did not send them again.)
+        else:
+            # The batch was refused, all or nothing (its error is the step's, and said): the step's
+            # time still passes, then the actions and the observation as they stand.
             wait = [command for command in commands if command.get("type") == "wait"]
             self._read(self._write(wait))
-        # (Else the step left the valid actions as they were: the engine did not send them again.)
 
     def _set_valid(self, event: Optional[Event]) -> None:
         if event is not None:
@@ -872,11 +872,6 @@ class EscapeEnv(_Base):
                 self._word_set.add(word)
                 self.words.append(word)
 
-    def _hear_element(self, element: Event) -> None:
-        self._hear(element.get("label"))
-        if "textField" not in (element.get("traits") or []):
-            self._hear(element.get("value"))
-
     def _take_events(self) -> List[Event]:
         """The events read since the last call, without the env's own queries."""
         own = self._own_ids  # (empty while stepping: a step's query is in its batch)
@@ -888,42 +883,56 @@ class EscapeEnv(_Base):
         del self._events[:]
         events: List[Event] = []
         self._said = said = []
-        hear = self._hear
+        solved = self.solved
         for event in read:
             kind = event.get("type")
-            if kind == "validActions" or (own and event.get("replyTo") in own):
+            if kind == "validActions" or kind == "observation" or (own and event.get("replyTo") in own):
                 continue
             events.append(event)
             if kind == "announce":
                 said.append(event.get("text", ""))
-                if not event.get("echo"):
-                    hear(event.get("text"))
-            elif kind == "screen":
-                hear(event.get("title"))
-                for element in event.get("elements") or ():
-                    self._hear_element(element)
-            elif kind == "elementChanged":
-                self._hear_element(event.get("element") or {})
             elif kind == "error":
                 said.append("error: " + event.get("message", event.get("code", "")))
             elif kind == "progress":
-                self.total_levels = event.get("total", self.total_levels)
+                for level in event.get("completed", []):
+                    if level not in solved and level not in self._before:
+                        solved.append(level)
             elif kind == "ended" and event.get("reason") == "escaped":
                 self.terminated = True
-        screen = self.engine.screen if self.engine else None
-        if screen and screen.get("kind") == "end":
-            self.terminated = True
         return events
 
-    def _new_levels(self, events: List[Event]) -> int:
-        new = 0
-        for event in events:
-            if event.get("type") == "progress":
-                for level in event.get("completed", []):
-                    if level not in self.solved and level not in self._before:
-                        self.solved.append(level)
-                        new += 1
+    def _take_observation(self, seen: Optional[Event]) -> None:
+        """Takes the engine's observation (``observe``, protocol §5.20): its text, the words of
+        what was heard, the levels completed since the last one, the end of the game."""
+        if seen is None:
+            return
+        self._seen = seen
+        heard = seen.get("heard")
+        if heard:
+            for text in heard:
+                self._hear(text)
+        completed = seen.get("completed", 0)
+        if completed > self._completed:
+            self._new_levels_seen += completed - self._completed
+        self._completed = completed
+        self.total_levels = seen.get("total", self.total_levels)
+        if seen.get("kind") == "end":
+            self.terminated = True
+
+    def _take_new_levels(self) -> int:
+        new, self._new_levels_seen = self._new_levels_seen, 0
         return new
+
+    def _strip_said(self) -> None:
+        """Leaves out of the observation what was said before the episode began."""
+        seen = self._seen
+        if seen is None:
+            return
+        text = seen.get("text", "")
+        start = text.find("\nsaid:\n")
+        if start >= 0:
+            end = text.rfind("\nactions:")
+            self._seen = dict(seen, text=text[:start] + text[end:] if end > start else text[:start])
 
     def _observe(self) -> Any:
         text = self._observation_text()
@@ -932,72 +941,24 @@ class EscapeEnv(_Base):
         return {"text": encode(text, self.max_length), "action_mask": self.action_masks().astype(np.int8)}
 
     def _observation_text(self) -> str:
-        """Makes the observation's text (:attr:`text`) and returns it."""
-        engine = self.engine
-        model = engine.model
-        # (The screen's lines are kept while the model stays as it was, and the valid actions' while
-        # their list does: most steps change neither, or one of them.)
-        if self._screen_lines[0] is not model or self._screen_lines[1] != model.changes:
-            self._screen_lines = (model, model.changes, self._draw_screen(model))
-        lines = [self._screen_lines[2]]
-        total = self.total_levels if self.total_levels is not None else "?"
-        lines.append(f"solved: {len(self.solved)}/{total}")
-        if engine.timer is not None:
-            lines.append(f"torch: {engine.timer.remaining_ms // 1000} s{' (paused)' if engine.timer.paused else ''}")
-        if self._said:
-            lines.append("said:")
-            lines += [f"- {text}" for text in self._said]
-        lines.append("actions:")
-        ended = self.terminated or self.truncated
-        if not ended:
-            if self._action_lines[0] is not self.valid_actions:
-                drawn = [
-                    f"{index}: {action.get('label', '')}{' (needs text)' if action.get('needsText') else ''}"
-                    for index, action in enumerate(self.valid_actions)
-                ]
-                self._action_lines = (self.valid_actions, "\n".join(drawn))
-            if self.valid_actions:
-                lines.append(self._action_lines[1])
-            if self._field is not None and self.words:
-                first = self.max_actions
-                lines.append(f"{first}-{first + len(self.words) - 1}: answer with one of the {len(self.words)} words heard")
-        text = "\n".join(lines)
+        """Makes the observation's text (:attr:`text`) and returns it: the engine's (``observe``),
+        without the actions once the episode has ended, and with the words that can be answered
+        on a screen with a text field."""
+        seen = self._seen
+        text = seen.get("text", " ") if seen is not None else " "
+        if self.terminated or self.truncated:
+            end = text.rfind("\nactions:")
+            if end >= 0:
+                text = text[: end + len("\nactions:")]
+        elif self._field is not None and self.words:
+            first, count = self.max_actions, len(self.words)
+            text += f"\n{first}-{first + count - 1}: answer with one of the {count} words heard"
         self._text = sanitize(text, self.max_length) if self.observation == "text" else text
         return self._text
 
-    def _draw_screen(self, model: Any) -> str:
-        """The observation's first lines: the screen's title and kind, then its elements, the
-        focused one marked ``>``. An element's line is made again only when the model replaced
-        the element (a new screen, or an element that changed)."""
-        screen = model.screen or {}
-        elements = screen.get("elements") or []
-        drawn_screen, drawn_changes, drawn_elements, drawn = self._element_lines
-        if drawn_screen is not screen or drawn_changes != model.element_changes:
-            if drawn_screen is screen and len(drawn_elements) == len(elements):
-                drawn = [
-                    line if element is old else "  " + _make_element_line(element)
-                    for element, old, line in zip(elements, drawn_elements, drawn)
-                ]
-            else:
-                drawn = ["  " + _make_element_line(element) for element in elements]
-            self._element_lines = (screen, model.element_changes, list(elements), drawn)
-        lines = [f"screen: {screen.get('title', '')} ({screen.get('kind', '?')})"]
-        lines += drawn
-        focus = model.focus
-        focused = model.focused_id
-        if focused is not None:
-            # The focus event says where the element is; its id is checked, and looked for if not.
-            index = focus.get("index") if focus is not None else None
-            index = index - 1 if type(index) is int else -1
-            if not (0 <= index < len(elements) and elements[index].get("id") == focused):
-                index = next((i for i, element in enumerate(elements) if element.get("id") == focused), -1)
-            if index >= 0:
-                lines[index + 1] = "> " + drawn[index][2:]
-        return "\n".join(lines)
-
     def _info(self, *, events: List[Event], invalid: bool) -> Dict[str, Any]:
         engine = self.engine
-        screen = engine.screen or {}
+        screen = self._seen or engine.screen or {}
         ended = self.terminated or self.truncated
         valid: List[Dict[str, Any]] = []
         if not ended:
@@ -1034,7 +995,7 @@ class EscapeEnv(_Base):
             "invalid_action": invalid,
             "text": self._text,
             "words": list(self.words),
-            "screen": screen.get("screen"),
+            "screen": screen.get("screen"),  # (the observation's, or the model's)
             "kind": screen.get("kind"),
             "focus": engine.model.focused_id,
             "said": list(self._said),
@@ -1084,6 +1045,8 @@ class EscapeVectorEnv(_VectorBase):
         if np is None:
             raise RuntimeError("EscapeVectorEnv needs numpy")
         kwargs["observation"] = "dict"
+        # Every observation comes whole from the engine (observe): none of the game's events is read.
+        kwargs.setdefault("omit_events", GAME_EVENTS)
         self.envs = [EscapeEnv(**kwargs) for _ in range(num_envs)]
         self.num_envs = num_envs
         self.pooled = pool
