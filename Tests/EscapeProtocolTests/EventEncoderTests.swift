@@ -60,6 +60,18 @@ import Testing
                 actions: commands.map { ValidAction(element: "dial \"2\"", command: $0, label: "L", needsText: true) }
             ),
         ]
+        + ScreenKind.allCases.map { kind in
+            .observation(
+                Observation(
+                    screen: "level-\(kind)",
+                    kind: kind,
+                    text: texts[3] + "\n> " + texts[2],
+                    heard: kind == .level ? [] : texts,
+                    completed: 3,
+                    total: 25
+                )
+            )
+        }
         + ScreenKind.allCases.flatMap { kind in
             [
                 .game(

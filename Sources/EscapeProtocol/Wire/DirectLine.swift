@@ -4,7 +4,7 @@ import EscapeJSON
 /// The most frequent events written straight to bytes, without building a ``JSONValue`` first.
 ///
 /// `done`, `idle`, `focus`, `announce`, `sound`, `result`, `screen`, `rotor`, `progress`,
-/// `elementChanged` and `validActions` are nearly all of a command's output; their keys are written
+/// `elementChanged`, `validActions` and `observation` are nearly all of a command's output; their keys are written
 /// in the order ``JSONWriter`` sorts them, at a fraction of the cost. `EventEncoderTests` checks each
 /// against the general path, byte for byte.
 ///
@@ -148,6 +148,18 @@ struct DirectLine: ~Copyable {
             field("screen", screen)
             seq()
             type("validActions")
+        case .observation(let observation):
+            open()
+            field("completed", observation.completed)
+            generation(always: true)
+            if !observation.heard.isEmpty { strings("heard", observation.heard) }
+            field("kind", observation.kind.rawValue)
+            replyTo()
+            field("screen", observation.screen)
+            seq()
+            field("text", observation.text)
+            field("total", observation.total)
+            type("observation")
         default:
             return false
         }

@@ -43,35 +43,68 @@ struct Observer: Sendable {
     }
 
     /// The observation of the game now; what was said and heard starts again from nothing.
-    mutating func observe(_ engine: borrowing Engine, now: Int64, maxActions: Int?) -> Observation {
+    ///
+    /// - Parameters:
+    ///   - engine: The game.
+    ///   - now: The session's time.
+    ///   - maxActions: The most valid actions the text lists (all when `nil`).
+    ///   - actions: The valid actions, when the caller has them already.
+    /// - Returns: The `observation` event's content.
+    mutating func observe(
+        _ engine: borrowing Engine,
+        now: Int64,
+        maxActions: Int?,
+        actions: [ValidAction]? = nil
+    ) -> Observation {
         let screen = engine.screen
-        let progress = engine.progressSummary
-        var text = "screen: \(screen.title) (\(screen.kind.rawValue))"
+        // (Every level the progress holds is one of the adventure's: saves and snapshots are checked.)
+        let completed = engine.progress.completed.count
+        let total = engine.adventure.chapters.reduce(0) { $0 + $1.levels.count }
+        // The text is written as UTF-8 bytes: appending to a String piece by piece cost several times more.
+        var text = TextLines()
+        text.add("screen: ")
+        text.add(screen.title)
+        text.add(" (")
+        text.add(screen.kind.rawValue)
+        text.add(")")
         let focus = engine.focus
         for (index, element) in screen.elements.enumerated() {
             let focused = index == focus.index - 1 && element.id == focus.element.id
-            text += focused ? "\n> " : "\n  "
+            text.add(focused ? "\n> " : "\n  ")
             Self.describe(element, into: &text)
         }
-        text += "\nsolved: \(progress.completed.count)/\(progress.total)"
+        text.add("\nsolved: ")
+        text.add(completed)
+        text.add("/")
+        text.add(total)
         if let timer = engine.timer(now: now) {
-            text += "\ntorch: \(timer.remainingMs / 1000) s" + (timer.paused ? " (paused)" : "")
+            text.add("\ntorch: ")
+            text.add(Int(timer.remainingMs / 1000))
+            text.add(" s")
+            if timer.paused { text.add(" (paused)") }
         }
         if !said.isEmpty {
-            text += "\nsaid:"
-            for line in said { text += "\n- " + line }
+            text.add("\nsaid:")
+            for line in said {
+                text.add("\n- ")
+                text.add(line)
+            }
         }
-        text += "\nactions:"
-        for (index, action) in engine.validActions.prefix(maxActions ?? .max).enumerated() {
-            text += "\n\(index): " + action.label + (action.needsText ? " (needs text)" : "")
+        text.add("\nactions:")
+        for (index, action) in (actions ?? engine.validActions).prefix(maxActions ?? .max).enumerated() {
+            text.add("\n")
+            text.add(index)
+            text.add(": ")
+            text.add(action.label)
+            if action.needsText { text.add(" (needs text)") }
         }
         let observation = Observation(
             screen: screen.id,
             kind: screen.kind,
-            text: text,
+            text: text.string,
             heard: heard,
-            completed: progress.completed.count,
-            total: progress.total
+            completed: completed,
+            total: total
         )
         said.removeAll(keepingCapacity: true)
         heard.removeAll(keepingCapacity: true)
@@ -80,12 +113,49 @@ struct Observer: Sendable {
 
     /// An element as one line: its label and value, its traits but static text in brackets, its
     /// rotors and its custom actions.
-    private static func describe(_ element: Element, into text: inout String) {
-        text += element.label
-        if let value = element.value { text += ": " + value }
-        let traits = element.traits.filter { $0 != .staticText }
-        if !traits.isEmpty { text += " [" + traits.map(\.rawValue).joined(separator: ", ") + "]" }
-        if !element.rotors.isEmpty { text += " (rotors: " + element.rotors.joined(separator: ", ") + ")" }
-        if !element.actions.isEmpty { text += " (actions: " + element.actions.joined(separator: ", ") + ")" }
+    private static func describe(_ element: Element, into text: inout TextLines) {
+        text.add(element.label)
+        if let value = element.value {
+            text.add(": ")
+            text.add(value)
+        }
+        var first = true
+        for trait in element.traits where trait != .staticText {
+            text.add(first ? " [" : ", ")
+            text.add(trait.rawValue)
+            first = false
+        }
+        if !first { text.add("]") }
+        list("rotors", element.rotors, into: &text)
+        list("actions", element.actions, into: &text)
     }
+
+    /// ` (NAME: A, B)`, or nothing for an empty list.
+    private static func list(_ name: String, _ items: [String], into text: inout TextLines) {
+        guard !items.isEmpty else { return }
+        text.add(" (")
+        text.add(name)
+        text.add(": ")
+        for (index, item) in items.enumerated() {
+            if index > 0 { text.add(", ") }
+            text.add(item)
+        }
+        text.add(")")
+    }
+}
+
+/// A text being written, as UTF-8 bytes.
+private struct TextLines {
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1024) }
+
+    mutating func add(_ part: String) {
+        var part = part
+        part.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func add(_ number: Int) { add(String(number)) }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -52,6 +52,9 @@ public struct Session: Sendable {
     private var lastValidActions: Event?
     /// What `observe` reports: what was said and heard since it last did.
     private var observer = Observer()
+    /// The valid actions the command just carried out found, for an `observe` right after it (a
+    /// step's batch asks `validActions`, then `observe`): nothing can change between two questions.
+    private var actionsJustFound: [ValidAction]?
     /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
     public private(set) var isFinished = false
 
@@ -147,6 +150,7 @@ public struct Session: Sendable {
     ///   ``SessionAction/finish``.
     public mutating func handle(_ input: SessionInput, now: Int64) -> [SessionAction] {
         guard !isFinished else { return [] }
+        actionsJustFound = nil  // (time may have passed)
         clock.observe(now)
         if !started, input != .start { open() }
         process(input)
@@ -366,6 +370,8 @@ public struct Session: Sendable {
     ///
     /// - Returns: When a real-clock `wait` ends, if the command is one; `nil` when it is carried out.
     private mutating func execute(_ command: Command, replyTo: Reply?) -> Int64? {
+        let actionsFound = actionsJustFound
+        actionsJustFound = nil
         switch command {
         case .hello(let hello):
             client = hello
@@ -413,10 +419,12 @@ public struct Session: Sendable {
             }
         case .validActions(let ifChanged):
             let event = validActionsEvent
+            if case .validActions(_, let actions) = event { actionsJustFound = actions }
             if ifChanged, event == lastValidActions { break }
             emit(event, replyTo: replyTo)
         case .observe(let maxActions):
-            emit(.observation(observer.observe(engine, now: clock.time, maxActions: maxActions)), replyTo: replyTo)
+            let observation = observer.observe(engine, now: clock.time, maxActions: maxActions, actions: actionsFound)
+            emit(.observation(observation), replyTo: replyTo)
         case .snapshot:
             let snapshot = SessionSnapshot(
                 engine: Self.engineVersion,
