@@ -324,6 +324,9 @@ _heard: Dict[str, List[str]] = {}  # words_of's answers, by text (an adventure h
 
 #: The query ending every step's batch: the list comes only when the step changed it (protocol §4.16).
 _VALID_ACTIONS: Command = {"type": "validActions", "ifChanged": True}
+#: How many games' lines the vector env gathers before it writes them (a step's first write lets the
+#: engine start while Python makes the rest).
+_FLUSH_EVERY = 16
 #: Every type of event ``hello``'s ``omit`` can leave out (protocol §4.3): what the vector env does
 #: without, its observations coming whole from ``observe``.
 GAME_EVENTS = ("sound", "result", "announce", "screen", "focus", "elementChanged", "rotor", "actions", "timer", "progress", "idle")
@@ -1159,15 +1162,16 @@ class EscapeVectorEnv(_VectorBase):
         pending: List[Any] = [None] * self.num_envs
         pool = self.pool
         if pool is not None:
-            pool.cork()  # every game's commands in one write
+            pool.cork()  # the games' commands in a few writes
         for index, env in enumerate(self.envs):
             if not self._done[index]:
                 pending[index] = env._step_begin(actions[index])
+            if pool is not None and index % _FLUSH_EVERY == _FLUSH_EVERY - 1:
+                # The engine starts on the first games while the next ones' lines are made.
+                self._flush_pool(pool)
+                pool.cork()
         if pool is not None:
-            try:
-                pool.flush()
-            except EfbClientError:
-                pass  # the engine stopped: each game's step says so (truncated)
+            self._flush_pool(pool)
         texts = []
         for index, env in enumerate(self.envs):
             if self._done[index]:
@@ -1182,6 +1186,13 @@ class EscapeVectorEnv(_VectorBase):
 
     def action_masks(self) -> Any:
         return self._mask != 0
+
+    @staticmethod
+    def _flush_pool(pool: EnginePool) -> None:
+        try:
+            pool.flush()
+        except EfbClientError:
+            pass  # the engine stopped: each game's step says so (truncated)
 
     def close(self, **kwargs: Any) -> None:
         for env in self.envs:
