@@ -20,10 +20,11 @@ zeros; :func:`decode` gives the text back, and ``info["text"]`` holds it as well
 it is the text itself, a ``Text`` space (characters outside its character set, Latin scripts and
 common punctuation, are written ``?``): easier to read, but Gymnasium's shared memory cannot carry
 a ``Text`` space (its upstream issue 1164), so vectorise such an env with
-``AsyncVectorEnv(..., shared_memory=False)``. The text holds the screen on show (its title, kind
-and elements, one per line in reading order, the focused one marked ``>``), the progress, the torch
-on timed levels, what the game said since the last step (announcements and errors), the numbered
-gestures and, on a screen with a text field, how many words can be answered.
+``AsyncVectorEnv(..., shared_memory=False)``. The text is the engine's own (``observe``, Protocol/README.md
+§4.16): the screen on show (its title, kind and elements, one per line in reading order, the
+focused one marked ``>``), the progress, the torch on timed levels, what the game said since the
+last step (announcements and errors) and the numbered gestures; the env adds, on a screen with a
+text field, how many words can be answered.
 
 **Action** (``action_space``: ``Discrete(max_actions + max_words)``).
 - ``0 … max_actions-1``: a gesture, an index into the engine's own ``validActions`` list (the
