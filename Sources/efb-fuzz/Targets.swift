@@ -310,7 +310,8 @@ private let playedOnAdventures: [String] = [
     .game(.escape), .game(.activate(element: "begin")), .state, .game(.next), .game(.activate(element: nil)),
     .game(.next), .game(.activate(element: nil)), .wait(milliseconds: 60_000), .game(.hint), .game(.rotor(.next)),
     .game(.magicTap), .game(.menu), .game(.last), .game(.activate(element: nil)), .validActions(ifChanged: false),
-    .validActions(ifChanged: true), .game(.escape), .validActions(ifChanged: true),
+    .validActions(ifChanged: true), .game(.escape), .validActions(ifChanged: true), .observe(maxActions: nil),
+    .game(.next), .observe(maxActions: 1),
 ].map(line)
 
 // MARK: - checks

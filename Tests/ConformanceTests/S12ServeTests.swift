@@ -67,6 +67,22 @@ import Glibc
         try served.finish([controller, observer])
     }
 
+    @Test("§4.16 observe on a shared socket: any client may ask, and only the one that asked is answered")
+    func observeAnswersOnlyTheClientThatAsked() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        observer.send(#"{"type":"observe","id":"o"}"#)
+        let seen = try observer.read { $0.type == "done" }
+        #expect(seen.compactMap(\.type) == ["observation", "done"])
+        #expect(seen.first?.string("text")?.hasPrefix("screen: ") == true)
+        controller.send(#"{"type":"observe","id":"c"}"#)
+        #expect(try controller.read { $0.type == "done" }.compactMap(\.type) == ["observation", "done"])
+        try served.finish([controller, observer])
+        #expect(!controller.events.contains { $0["replyTo"] == .string("o") })
+        #expect(!observer.events.contains { $0["replyTo"] == .string("c") })
+    }
+
     @Test("§4.3 omit on a shared socket: nothing is omitted, for the client that asked or the others")
     func omitIsNotGrantedOnASharedSocket() throws {
         let served = try Served()

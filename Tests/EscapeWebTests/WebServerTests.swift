@@ -191,6 +191,10 @@ struct WebServerTests {
                 first.send(#"{"type":"quit","id":"q"}"#)
                 let refused = try await Self.next(&firstLines) { $0.contains(#""replyTo":"q""#) }
                 #expect(refused.contains(#""type":"error""#))
+                // Nor observe: what was said since the last observe is the session's, shared by every tab.
+                first.send(#"{"type":"observe","id":"o"}"#)
+                let notObserved = try await Self.next(&firstLines) { $0.contains(#""replyTo":"o""#) }
+                #expect(notObserved.contains(#""code":"unknown_command""#))
 
                 group.addTask { try await second.run(client, headers: headers, name: "two") }
                 var secondLines = second.lines.makeAsyncIterator()
