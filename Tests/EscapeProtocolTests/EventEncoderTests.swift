@@ -65,6 +65,7 @@ import Testing
                 Observation(
                     screen: "level-\(kind)",
                     kind: kind,
+                    focus: texts[1],
                     text: texts[3] + "\n> " + texts[2],
                     heard: kind == .level ? [] : texts,
                     completed: 3,

@@ -26,6 +26,7 @@ import Testing
         let first = try #require(observation(session.handle(line(#"{"type":"observe","id":1}"#))))
         #expect(first.screen == "intro-1")
         #expect(first.kind == .intro)
+        #expect(first.focus == "title")
         #expect(first.completed == 0 && first.total == 25)
         let lines = first.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "screen: Darkness (intro)")
@@ -50,6 +51,7 @@ import Testing
         )
         #expect(second.text.hasSuffix("\n> Continue [button]\nsolved: 0/25\nactions:\n0: Continue"))
         #expect(second.heard.isEmpty)
+        #expect(second.focus == "continue")
     }
 
     @Test func whatWasSaidComesOnceAndErrorsAreSaidToo() throws {

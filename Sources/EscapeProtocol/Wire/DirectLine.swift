@@ -151,6 +151,7 @@ struct DirectLine: ~Copyable {
         case .observation(let observation):
             open()
             field("completed", observation.completed)
+            field("focus", observation.focus)
             generation(always: true)
             if !observation.heard.isEmpty { strings("heard", observation.heard) }
             field("kind", observation.kind.rawValue)

@@ -95,10 +95,12 @@ public struct Observation: Sendable, Hashable {
     public var screen: String
     /// Its kind.
     public var kind: ScreenKind
+    /// The focused element's id.
+    public var focus: String
     /// The screen, the progress, the torch, what was said and the valid actions, as lines of text.
     public var text: String
     /// The texts the player heard since the last observation, in order: announcements (not the
-    /// player's own input said back), a new screen's title, labels and values, a changed element's.
+    /// player's own input said back), every screen's title, labels and values, a changed element's.
     public var heard: [String]
     /// How many levels the game has completed, of `total`.
     public var completed: Int
@@ -106,9 +108,18 @@ public struct Observation: Sendable, Hashable {
     public var total: Int
 
     /// Creates an observation.
-    public init(screen: String, kind: ScreenKind, text: String, heard: [String], completed: Int, total: Int) {
+    public init(
+        screen: String,
+        kind: ScreenKind,
+        focus: String,
+        text: String,
+        heard: [String],
+        completed: Int,
+        total: Int
+    ) {
         self.screen = screen
         self.kind = kind
+        self.focus = focus
         self.text = text
         self.heard = heard
         self.completed = completed

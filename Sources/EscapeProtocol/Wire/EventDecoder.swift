@@ -259,6 +259,7 @@ public enum EventDecoder {
                 Observation(
                     screen: try object.string("screen"),
                     kind: try object.enumeration("kind", ScreenKind.self),
+                    focus: try object.string("focus"),
                     text: try object.string("text"),
                     heard: try object.optionalStrings("heard") ?? [],
                     completed: try object.int("completed"),

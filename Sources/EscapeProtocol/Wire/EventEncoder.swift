@@ -127,6 +127,7 @@ public enum EventEncoder {
                 "gen": .int(generation),
                 "screen": .string(observation.screen),
                 "kind": .string(observation.kind.rawValue),
+                "focus": .string(observation.focus),
                 "text": .string(observation.text),
                 "completed": .int(observation.completed),
                 "total": .int(observation.total),

@@ -101,6 +101,7 @@ struct Observer: Sendable {
         let observation = Observation(
             screen: screen.id,
             kind: screen.kind,
+            focus: focus.element.id,
             text: text.string,
             heard: heard,
             completed: completed,
