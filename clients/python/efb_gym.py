@@ -334,6 +334,16 @@ GAME_EVENTS = ("sound", "result", "announce", "screen", "focus", "elementChanged
 _LETTER_FILLERS = frozenset({"and", "an", "a", "then", "et", "un", "une", "puis"})
 
 
+def _said_in(seen: Optional[Event]) -> List[str]:
+    """The lines of an observation's ``said:`` part (announcements, and ``error: MESSAGE``)."""
+    text = seen.get("text", "") if seen is not None else ""
+    start = text.find("\nsaid:\n")
+    if start < 0:
+        return []
+    end = text.rfind("\nactions:")
+    return [line[2:] for line in text[start + len("\nsaid:\n") : end if end > start else None].split("\n")]
+
+
 def words_of(text: str) -> List[str]:
     """The words of ``text``, lowercased and composed, in order; letters spelled out one at a
     time ("C, A, F, and an E") also give the word they spell ("cafe")."""
@@ -379,6 +389,11 @@ class EscapeEnv(_Base):
         omit_events: the types of events the engine need not send (``hello``'s ``omit``): the
             default leaves out ``sound`` and ``result``, which make neither the
             observation nor the reward (``info["events"]`` lacks them); ``()`` keeps every event.
+            :data:`GAME_EVENTS` (what :class:`EscapeVectorEnv` uses) leaves out every game event:
+            the observation, the words, the reward, the end and ``info``'s ``screen``, ``kind``,
+            ``focus`` and ``said`` still come from each step's ``observe``, but ``info["events"]``
+            and ``info["solved"]`` (level ids, from ``progress`` events) stay empty and
+            :attr:`screen` stays as the engine opened.
         render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it).
     """
 
@@ -467,7 +482,7 @@ class EscapeEnv(_Base):
         self._valid_event: Optional[Event] = None
         self._events: List[Event] = []  # every event read since the last observation
         self._own_ids: set = set()  # ids of the env's own validActions queries
-        self._said: List[str] = []
+        self._said: Optional[List[str]] = []  # None: what the last observation says was said
         self._deferred_reward = 0.0  # levels solved by command(), rewarded at the next step
         self._text = " "
         self._seen: Optional[Event] = None  # the engine's last observation event (protocol §5.20)
@@ -521,6 +536,7 @@ class EscapeEnv(_Base):
         # Levels solved before the episode began (in a snapshot started from) earn nothing, and
         # what was said before it is no part of it.
         self._new_levels_seen = 0
+        self._completed = self._seen.get("completed", 0) if self._seen is not None else 0
         self._before = set((self.engine.progress or {}).get("completed", []))
         self._said = []
         self._strip_said()
@@ -792,6 +808,7 @@ class EscapeEnv(_Base):
         self._query += 1
         query = f"env-{self._query}"
         self._own_ids.add(query)
+        self._own_ids.add(query + "-text")
         engine = self.engine
         asked = list(commands) + [{"type": "validActions", "id": query}, dict(self._observe_command, id=query + "-text")]
         prepared = [engine._prepare(command) for command in asked]
@@ -802,9 +819,8 @@ class EscapeEnv(_Base):
         return [(request_id, key) for request_id, key, _ in prepared]
 
     def _read(self, pending: List[Any]) -> List[Reply]:
+        # (The queries' ids stay in _own_ids until _take_events has left their events out.)
         replies = [self.engine._collect(request_id, key, False) for request_id, key in pending]
-        self._own_ids.discard(replies[-2].id)
-        self._own_ids.discard(replies[-1].id)
         self._set_valid(replies[-2].first("validActions"))
         self._take_observation(replies[-1].first("observation"))
         return replies[:-2]
@@ -878,31 +894,27 @@ class EscapeEnv(_Base):
 
     def _take_events(self) -> List[Event]:
         """The events read since the last call, without the env's own queries."""
-        own = self._own_ids  # (empty while stepping: a step's query is in its batch)
+        own = self._own_ids  # (empty while stepping: a step's queries are in its batch)
         if not self._events:
-            self._said = []
+            own.clear()
             return []
         # (Emptied in place: engine.on_event is this list's append, or a hook that calls it.)
         read = self._events[:]
         del self._events[:]
         events: List[Event] = []
-        self._said = said = []
         solved = self.solved
         for event in read:
             kind = event.get("type")
             if kind == "validActions" or kind == "observation" or (own and event.get("replyTo") in own):
                 continue
             events.append(event)
-            if kind == "announce":
-                said.append(event.get("text", ""))
-            elif kind == "error":
-                said.append("error: " + event.get("message", event.get("code", "")))
-            elif kind == "progress":
+            if kind == "progress":
                 for level in event.get("completed", []):
                     if level not in solved and level not in self._before:
                         solved.append(level)
             elif kind == "ended" and event.get("reason") == "escaped":
                 self.terminated = True
+        own.clear()
         return events
 
     def _take_observation(self, seen: Optional[Event]) -> None:
@@ -911,14 +923,17 @@ class EscapeEnv(_Base):
         if seen is None:
             return
         self._seen = seen
+        self._said = None  # (read from the text when info asks)
         heard = seen.get("heard")
         if heard:
             for text in heard:
                 self._hear(text)
+        # Levels are rewarded as the count passes its highest in the episode: a count that falls (a
+        # restore sent through command(), say) earns nothing until it climbs past it again.
         completed = seen.get("completed", 0)
         if completed > self._completed:
             self._new_levels_seen += completed - self._completed
-        self._completed = completed
+            self._completed = completed
         self.total_levels = seen.get("total", self.total_levels)
         if seen.get("kind") == "end":
             self.terminated = True
@@ -1001,8 +1016,8 @@ class EscapeEnv(_Base):
             "words": list(self.words),
             "screen": screen.get("screen"),  # (the observation's, or the model's)
             "kind": screen.get("kind"),
-            "focus": engine.model.focused_id,
-            "said": list(self._said),
+            "focus": self._seen.get("focus") if self._seen is not None else engine.model.focused_id,
+            "said": list(self._said) if self._said is not None else _said_in(self._seen),
             # (Without seq, which keeps counting across the episodes of one engine: the same seed
             # and actions give the same info.)
             "events": [{k: v for k, v in event.items() if k != "seq"} for event in events],

@@ -15,6 +15,7 @@ import glob
 import io
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -547,6 +548,55 @@ class VectorEnvTests(unittest.TestCase):
         finally:
             lean.close()
             full.close()
+
+    def test_without_game_events_info_still_says_where_the_game_is(self):
+        """An EscapeEnv that leaves out every game event (as the vector env does) gives the same
+        observation, reward, end and info screen, kind, focus and said as one that reads them; and
+        info["events"] never holds the env's own queries' events."""
+        lean = EscapeEnv(BINARY, max_steps=60, omit_events=efb_gym.GAME_EVENTS)
+        full = EscapeEnv(BINARY, max_steps=60)
+        rng = random.Random(8)
+        said = 0
+        try:
+            a, info_a = lean.reset(seed=12)
+            b, info_b = full.reset(seed=12)
+            for step in range(250):
+                for key in ("text", "screen", "kind", "focus", "said", "words", "valid_actions"):
+                    self.assertEqual(info_a[key], info_b[key], f"{key} at step {step}")
+                said += len(info_b["said"])
+                for event in info_b["events"]:
+                    self.assertIsNone(re.fullmatch(r"env-\d+(-text)?", str(event.get("replyTo", ""))), event)
+                action = rng.choice(full.valid_indices() or [0])
+                a, ra, ta, ua, info_a = lean.step(action)
+                b, rb, tb, ub, info_b = full.step(action)
+                self.assertEqual((ra, ta, ua), (rb, tb, ub), f"step {step}")
+                if ta or ua:
+                    a, info_a = lean.reset()
+                    b, info_b = full.reset()
+            self.assertGreater(said, 50)
+        finally:
+            lean.close()
+            full.close()
+
+    def test_a_level_is_rewarded_once_even_after_a_restore(self):
+        """A restore through command() takes the count of levels back; solving the level again
+        earns nothing (the reward follows the count's highest in the episode)."""
+        env = EscapeEnv(BINARY)
+        try:
+            env.reset(seed=1)
+            env.command({"type": "escape"})
+            env.command({"type": "activate", "element": "begin"})
+            blob = env.snapshot()
+            senses = next(i for i, a in enumerate(env.valid_actions) if a.get("element") == "senses" and a["command"]["type"] == "activate")
+            _, reward, _, _, _ = env.step(senses)
+            self.assertEqual(reward, 1.0)
+            env.command({"type": "restore", "blob": blob})
+            env.command({"type": "state"})
+            senses = next(i for i, a in enumerate(env.valid_actions) if a.get("element") == "senses" and a["command"]["type"] == "activate")
+            _, reward, _, _, _ = env.step(senses)
+            self.assertEqual(reward, 0.0)
+        finally:
+            env.close()
 
     def test_random_actions_pick_every_valid_index_alike(self):
         rng = np.random.default_rng(3)
