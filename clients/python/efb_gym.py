@@ -334,14 +334,23 @@ GAME_EVENTS = ("sound", "result", "announce", "screen", "focus", "elementChanged
 _LETTER_FILLERS = frozenset({"and", "an", "a", "then", "et", "un", "une", "puis"})
 
 
+def _said_part(text: str) -> Optional[Tuple[int, int]]:
+    """Where an observation's text has its ``said:`` part (from its line break to the one before
+    ``actions:``), or ``None`` when nothing was said."""
+    start = text.find("\nsaid:\n")
+    if start < 0:
+        return None
+    end = text.rfind("\nactions:")
+    return start, end if end > start else len(text)
+
+
 def _said_in(seen: Optional[Event]) -> List[str]:
     """The lines of an observation's ``said:`` part (announcements, and ``error: MESSAGE``)."""
     text = seen.get("text", "") if seen is not None else ""
-    start = text.find("\nsaid:\n")
-    if start < 0:
+    part = _said_part(text)
+    if part is None:
         return []
-    end = text.rfind("\nactions:")
-    return [line[2:] for line in text[start + len("\nsaid:\n") : end if end > start else None].split("\n")]
+    return [line[2:] for line in text[part[0] + len("\nsaid:\n") : part[1]].split("\n")]
 
 
 def words_of(text: str) -> List[str]:
@@ -948,10 +957,9 @@ class EscapeEnv(_Base):
         if seen is None:
             return
         text = seen.get("text", "")
-        start = text.find("\nsaid:\n")
-        if start >= 0:
-            end = text.rfind("\nactions:")
-            self._seen = dict(seen, text=text[:start] + text[end:] if end > start else text[:start])
+        part = _said_part(text)
+        if part is not None:
+            self._seen = dict(seen, text=text[: part[0]] + text[part[1] :])
 
     def _observe(self) -> Any:
         text = self._observation_text()
