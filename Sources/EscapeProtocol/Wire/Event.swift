@@ -63,14 +63,15 @@ public struct ServerHello: Sendable, Hashable {
 
 /// Every event of the protocol.
 public enum Event: Sendable, Hashable {
-    /// The engine introduces itself.
-    case hello(ServerHello)
+    /// The engine introduces itself. (The large and rare payloads are out of line: every event is
+    /// as large as its largest case, and events are moved several times a command.)
+    indirect case hello(ServerHello)
     /// A game event.
     case game(GameEvent)
     /// Progress, and whether it is safely saved.
-    case progress(ProgressSummary, saved: Bool)
+    indirect case progress(ProgressSummary, saved: Bool)
     /// A command or line was refused; nothing changed.
-    case error(ProtocolError)
+    indirect case error(ProtocolError)
     /// The command is settled: all its events were sent.
     case done
     /// The session is over; nothing follows.
@@ -80,7 +81,7 @@ public enum Event: Sendable, Hashable {
     /// What can be done now, each aimed at its element.
     case validActions(screen: String, actions: [ValidAction])
     /// The game as one plain text, and what was heard since the last one (`observe`).
-    case observation(Observation)
+    indirect case observation(Observation)
     /// The whole state as an opaque blob, for `restore`.
     case snapshot(blob: String)
     /// The end of a burst of events the engine sent on its own (protocol 1.1).
