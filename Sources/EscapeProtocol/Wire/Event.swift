@@ -155,7 +155,7 @@ public struct StampedEvent: Sendable, Hashable {
     public var game: Int?
 
     /// Creates a stamped event.
-    public init(seq: Int, replyTo: RequestID?, generation: Int, event: Event, protocolMinor: Int = 0) {
+    public init(seq: Int, replyTo: RequestID?, generation: Int, event: consuming Event, protocolMinor: Int = 0) {
         self.seq = seq
         self.replyTo = replyTo
         self.generation = generation

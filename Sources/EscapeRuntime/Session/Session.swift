@@ -744,19 +744,22 @@ public struct Session: Sendable {
         case .validActions: lastValidActions = copy event
         default: break
         }
-        var stamped = StampedEvent(
-            seq: sequence,
-            replyTo: replyTo?.id,
-            generation: engine.generation,
-            event: event,
-            protocolMinor: dialect.minor
-        )
-        stamped.in10 = in10
-        stamped.origin = replyTo?.origin
         // Appended in place: a line's events cost linear time however many it sends (a batch's too).
         // Room for a command's usual few at once, rather than growing from one.
         if sending.isEmpty { sending.reserveCapacity(8) }
-        sending.append(stamped)
+        // Made in the array and finished there: the event is moved in, never copied.
+        sending.append(
+            StampedEvent(
+                seq: sequence,
+                replyTo: replyTo?.id,
+                generation: engine.generation,
+                event: event,
+                protocolMinor: dialect.minor
+            )
+        )
+        let last = sending.count - 1
+        sending[last].in10 = in10
+        if let origin = replyTo?.origin { sending[last].origin = origin }
     }
 
     /// Puts the events sent so far in the outbox as one `send`, before another action.
