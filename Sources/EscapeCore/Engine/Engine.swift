@@ -470,7 +470,9 @@ public struct Engine: Sendable {
     enum Place: Hashable, Sendable, Codable {
         case intro(page: Int)
         case chapter(Int)
-        case level(LevelPosition, LevelState)
+        /// Out of line: a place is copied with every frame, many times a command, and a level's state
+        /// (its puzzle's, its hints' and its clock's) is most of a frame's size.
+        indirect case level(LevelPosition, LevelState)
         case menu
         case assistive
         case end
