@@ -137,8 +137,12 @@ struct ByteScratch: ~Copyable {
             }
             index += 8
         }
-        for offset in index..<bytes.count where JSONWriter.escapedLength(in: bytes, at: offset, style: .wire) > 0 {
-            return false
+        // The last few: plain ASCII is passed by a comparison or two; only a byte above it asks the
+        // writer (it may start U+0085, U+2028 or U+2029).
+        for offset in index..<bytes.count {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C { continue }
+            if byte < 0x80 || JSONWriter.escapedLength(in: bytes, at: offset, style: .wire) > 0 { return false }
         }
         return true
     }

@@ -197,19 +197,25 @@ struct DirectLine: ~Copyable {
 
     /// Writes `number` in decimal digits, as `String(number)` spells it, without making the string.
     private mutating func decimal(_ number: Int) {
-        // A sign and an Int's magnitude's 20 digits at most.
-        bytes.reserve(21)
-        if number < 0 { bytes.appendReserved(UInt8(ascii: "-")) }
-        let magnitude = number.magnitude
-        // The largest power of ten not above the number, then its digits from the left.
-        var scale: UInt = 1
-        while magnitude / scale >= 10 { scale *= 10 }
-        var rest = magnitude
-        repeat {
-            bytes.appendReserved(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / scale))
-            rest %= scale
-            scale /= 10
-        } while scale > 0
+        // The digits from the right, into a word-sized scratch on the stack: an Int's magnitude has 20
+        // digits at most, and a sign.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var rest = number.magnitude
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 {
+                start -= 1
+                scratch[start] = UInt8(ascii: "-")
+            }
+            guard let base = scratch.baseAddress else { return }
+            let written = UnsafeRawBufferPointer(start: base + start, count: scratch.count - start)
+            written.withMemoryRebound(to: UInt8.self) { bytes.append($0) }
+        }
     }
 
     private mutating func string(_ text: String) {
