@@ -50,6 +50,14 @@ import Testing
         + elements.map { .game(.elementChanged($0)) }
         + [.idle]
         + [
+            .game(.actions(ActionList(element: "bellows", actions: ["Pump", texts[2], texts[6]]))),
+            .game(.actions(ActionList(element: texts[3], actions: []))),
+            .game(.timer(TimerState(limitMs: 90_000, remainingMs: 0, paused: false))),
+            .game(.timer(TimerState(limitMs: 60_000, remainingMs: 12_345, paused: true))),
+        ]
+        + ["cellar-drip", "wind"].compactMap(Ambience.init).map { .game(.ambient($0)) }
+        + EndReason.allCases.flatMap { [Event.ended(reason: $0, cutShort: true), .ended(reason: $0, cutShort: false)] }
+        + [
             .validActions(screen: "level-x", actions: []),
             .validActions(
                 screen: texts[2],
@@ -93,6 +101,20 @@ import Testing
                         )
                     )
                 ),
+                // A chapter's id (protocol 1.2), on the screens that have one.
+                .game(
+                    .screen(
+                        Screen(
+                            id: "chapter-\(kind)",
+                            kind: kind,
+                            title: "T",
+                            elements: [Self.elements[1]],
+                            magicTap: nil,
+                            escape: ScreenGesture(action: .menu, label: texts[2]),
+                            chapterID: texts[2]
+                        )
+                    )
+                ),
             ]
         }
         + [
@@ -132,12 +154,34 @@ import Testing
                 total: 25,
                 onScreen: LevelNumber(chapter: 3, level: 1)
             ),
+            // Protocol 1.2's chapter id and chapters, written only in 1.2.
+            ProgressSummary(
+                chapter: 2,
+                level: 1,
+                completed: ["cellar-door"],
+                total: 25,
+                onScreen: LevelNumber(chapter: 2, level: 1),
+                chapterID: texts[2],
+                chapters: [
+                    ChapterProgress(id: "cellar", completed: 4, total: 4),
+                    ChapterProgress(id: texts[2], completed: 0, total: 12),
+                ]
+            ),
+            ProgressSummary(
+                chapter: nil,
+                level: nil,
+                completed: [],
+                total: 0,
+                onScreen: nil,
+                chapterID: nil,
+                chapters: []
+            ),
         ].flatMap { summary in [Event.progress(summary, saved: true), .progress(summary, saved: false)] }
 
     static let replies: [RequestID?] = [nil, .int(7), .int(-9_007_199_254_740_991), .string("a \"quoted\" id")]
 
     /// With and without `game` (an engine hosting many games): `game` sorts just before `gen`.
-    @Test(arguments: [0, 1], [nil, 0, 1023])
+    @Test(arguments: [0, 1, 2], [nil, 0, 1023])
     func directLinesMatchTheGeneralPath(protocolMinor: Int, game: Int?) {
         for event in Self.events {
             for replyTo in Self.replies {

@@ -3,8 +3,9 @@ import EscapeJSON
 
 /// The most frequent events written straight to bytes, without building a ``JSONValue`` first.
 ///
-/// `done`, `idle`, `focus`, `announce`, `sound`, `result`, `screen`, `rotor`, `progress`,
-/// `elementChanged`, `validActions` and `observation` are nearly all of a command's output; their keys are written
+/// `done`, `idle`, `focus`, `announce`, `sound`, `result`, `screen`, `rotor`, `actions`, `timer`,
+/// `ended`, `progress`, `elementChanged`, `validActions` and `observation` are nearly all of a
+/// command's output; their keys are written
 /// in the order ``JSONWriter`` sorts them, at a fraction of the cost. `EventEncoderTests` checks each
 /// against the general path, byte for byte.
 ///
@@ -32,10 +33,22 @@ struct DirectLine: ~Copyable {
             generation(always: true)
             envelope(type: "idle")
         case .progress(let summary, let saved):
-            // Protocol 1.2's chapters are written by the general path.
-            guard stamped.protocolMinor < 2 else { return false }
             open()
             optional("chapter", summary.chapter)
+            if stamped.protocolMinor >= 2 {
+                optional("chapterId", summary.chapterID)
+                key("chapters")
+                bytes.append(UInt8(ascii: "["))
+                for (offset, chapter) in summary.chapters.enumerated() {
+                    if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                    object { line in
+                        line.field("completed", chapter.completed)
+                        line.field("id", chapter.id)
+                        line.field("total", chapter.total)
+                    }
+                }
+                bytes.append(UInt8(ascii: "]"))
+            }
             strings("completed", summary.completed)
             generation()
             optional("level", summary.level)
@@ -57,9 +70,8 @@ struct DirectLine: ~Copyable {
             field("total", summary.total)
             type("progress")
         case .game(.screen(let screen)):
-            // A chapter's id (protocol 1.2) is written by the general path.
-            guard screen.chapterID == nil else { return false }
             open()
+            if let chapterID = screen.chapterID { field("chapterId", chapterID) }
             key("elements")
             bytes.append(UInt8(ascii: "["))
             for (offset, element) in screen.elements.enumerated() {
@@ -112,6 +124,41 @@ struct DirectLine: ~Copyable {
             seq()
             field("text", announcement.text)
             type("announce")
+        case .game(.actions(let list)):
+            open()
+            key("actions")
+            bytes.append(UInt8(ascii: "["))
+            for (offset, name) in list.actions.enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                object { line in
+                    line.field("index", offset + 1)
+                    line.field("name", name)
+                }
+            }
+            bytes.append(UInt8(ascii: "]"))
+            field("element", list.element)
+            generation()
+            envelope(type: "actions")
+        case .ended(let reason, let cutShort):
+            open()
+            flag("cutShort", cutShort)
+            generation()
+            field("reason", reason.rawValue)
+            envelope(type: "ended")
+        case .game(.timer(let timer)):
+            open()
+            generation()
+            field("limitMs", Int(timer.limitMs))
+            flag("paused", timer.paused)
+            field("remainingMs", Int(timer.remainingMs))
+            envelope(type: "timer")
+        case .game(.ambient(let ambience)):
+            open()
+            generation()
+            field("loop", ambience.name)
+            key("name")
+            bytes.append(#""ambient""#)
+            envelope(type: "sound")
         case .game(.sound(let cue)):
             open()
             generation()
