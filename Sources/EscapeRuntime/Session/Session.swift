@@ -765,6 +765,8 @@ public struct Session: Sendable {
     /// Puts the events sent so far in the outbox as one `send`, before another action.
     private mutating func flushSending() {
         guard !sending.isEmpty else { return }
+        // Room for the wake that ends every handling too: one array a command, not two.
+        if outbox.isEmpty { outbox.reserveCapacity(2) }
         outbox.append(.send(sending))
         sending = []
     }
