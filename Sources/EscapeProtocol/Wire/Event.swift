@@ -145,7 +145,7 @@ public struct StampedEvent: Sendable, Hashable {
     ///
     /// Set by a session speaking 1.1 or later, for `efb serve`, which words the session's events anew
     /// for each client's version. Never on the wire, and no part of the event's identity.
-    package var in10 = Version10Wording()
+    @usableFromInline package var in10: Version10Wording
     /// The ``Request/origin`` of the request it answers, if it answers one that had one.
     ///
     /// Never on the wire, and no part of the event's identity.
@@ -155,12 +155,16 @@ public struct StampedEvent: Sendable, Hashable {
     public var game: Int?
 
     /// Creates a stamped event.
+    @inlinable
     public init(seq: Int, replyTo: RequestID?, generation: Int, event: consuming Event, protocolMinor: Int = 0) {
         self.seq = seq
         self.replyTo = replyTo
         self.generation = generation
         self.event = event
         self.protocolMinor = protocolMinor
+        in10 = Version10Wording()
+        origin = nil
+        game = nil
     }
 
     /// Whether two stamped events say the same on the wire.
@@ -182,6 +186,7 @@ public struct StampedEvent: Sendable, Hashable {
 
 /// What protocol 1.0 says differently about an event of a later version, where the events alone do
 /// not tell: it depends on the focus after the command and on the rest of the command's effects.
+@usableFromInline
 package struct Version10Wording: Sendable, Hashable {
     /// For an `elementChanged`: the `focus` 1.0 sends instead (the focused element changed and the
     /// focus stays), or `nil` when 1.0 says nothing of it.
@@ -201,6 +206,7 @@ package struct Version10Wording: Sendable, Hashable {
 
     /// Creates a wording that says nothing more than the event: what almost every event has, made
     /// without passing two empty optionals of large types around.
+    @usableFromInline
     package init() {
         storage = nil
     }
@@ -210,10 +216,12 @@ package struct Version10Wording: Sendable, Hashable {
         storage = Storage.make(focus: focus, validActionsAfter: validActionsAfter)
     }
 
+    @usableFromInline
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.focus == rhs.focus && lhs.validActionsAfter == rhs.validActionsAfter
     }
 
+    @usableFromInline
     package func hash(into hasher: inout Hasher) {
         hasher.combine(focus)
         hasher.combine(validActionsAfter)
