@@ -202,21 +202,38 @@ public struct Puzzle: Sendable, Hashable {
 }
 
 /// The player's state on a level's puzzle, whatever its kind; stored with its kind's name.
+///
+/// The two live in one immutable box: the engine copies and compares the state of the level on show
+/// several times a command (before and after it, frame by frame), and a copy is then one reference
+/// count rather than a copy of an existential value; two states sharing a box are equal at once,
+/// which is what they are unless the command changed the puzzle (a new state, a new box).
 struct PuzzleState: Sendable, Hashable, Codable {
+    private final class Box: Sendable {
+        let kind: String
+        let value: any Sendable & Hashable & Codable
+
+        init(kind: String, value: any Sendable & Hashable & Codable) {
+            self.kind = kind
+            self.value = value
+        }
+    }
+
+    private let box: Box
+
     /// The kind's name.
-    let kind: String
+    var kind: String { box.kind }
     /// The kind's own state.
-    let value: any Sendable & Hashable & Codable
+    var value: any Sendable & Hashable & Codable { box.value }
 
     init(kind: String, value: any Sendable & Hashable & Codable) {
-        self.kind = kind
-        self.value = value
+        box = Box(kind: kind, value: value)
     }
 
     /// Equal kinds with equal values; the values are compared as their own type, without boxing
     /// both in `AnyHashable` (which settling every command used to spend a tenth of its time on).
     static func == (lhs: PuzzleState, rhs: PuzzleState) -> Bool {
-        lhs.kind == rhs.kind && Self.equal(lhs.value, rhs.value)
+        if lhs.box === rhs.box { return true }
+        return lhs.kind == rhs.kind && Self.equal(lhs.box.value, rhs.box.value)
     }
 
     /// Opens `rhs` too and compares the two types before the values, rather than casting `rhs` to
@@ -241,11 +258,11 @@ struct PuzzleState: Sendable, Hashable, Codable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try container.decode(String.self, forKey: .kind)
+        let kind = try container.decode(String.self, forKey: .kind)
         guard let type = LevelKinds.named(kind) else {
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown kind")
         }
-        value = try Self.decodeState(of: type, from: container)
+        box = Box(kind: kind, value: try Self.decodeState(of: type, from: container))
     }
 
     private static func decodeState<Kind: LevelKind>(
