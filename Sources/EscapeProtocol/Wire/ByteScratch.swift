@@ -83,20 +83,28 @@ struct ByteScratch: ~Copyable {
     /// Appends `text` as a JSON string in ``JSONWriter/Style/wire`` style: the bytes
     /// ``JSONWriter/writeString(_:into:)`` writes.
     mutating func appendJSONString(_ text: String) {
-        var text = text
-        let plain = text.withUTF8 { bytes in
-            guard Self.needsNoEscape(bytes) else { return false }
-            reserve(bytes.count + 2)
-            appendReserved(UInt8(ascii: "\""))
-            appendReserved(bytes)
-            appendReserved(UInt8(ascii: "\""))
-            return true
-        }
+        // A native string lends its bytes as they are; another is made contiguous first.
+        let plain =
+            text.utf8.withContiguousStorageIfAvailable { appendPlain($0) }
+            ?? {
+                var text = text
+                return text.withUTF8 { appendPlain($0) }
+            }()
         guard !plain else { return }
         // Rare in the game's words: the writer's own escapes, then one copy.
         var escaped: [UInt8] = []
         JSONWriter.writeString(text, into: &escaped)
         escaped.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Appends `bytes` in quotes when no byte of them needs an escape; `false` (nothing written) when one does.
+    private mutating func appendPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Self.needsNoEscape(bytes) else { return false }
+        reserve(bytes.count + 2)
+        appendReserved(UInt8(ascii: "\""))
+        appendReserved(bytes)
+        appendReserved(UInt8(ascii: "\""))
+        return true
     }
 
     /// Appends the bytes written to `output` and starts again from nothing.
