@@ -62,28 +62,35 @@ extension Engine {
         let level = level(at: position)
         let response = try respond(level.puzzle.content, to: gesture, levelState: &levelState)
         replaceTop(.level(position, levelState))
+        // One array, with room for what settling the command adds (a changed element, the focus):
+        // not one per part, joined.
+        var effects: [Effect] = []
+        effects.reserveCapacity(8)
         switch response {
         case .solved(let said):
-            return said.map { .event(.announce($0)) } + solve(at: position, now: now)
+            for announcement in said { effects.append(.event(.announce(announcement))) }
+            effects += solve(at: position, now: now)
         case .wrong(let feedback, let said):
-            return said.map { .event(.announce($0)) } + wrong(level, feedback: feedback)
+            for announcement in said { effects.append(.event(.announce(announcement))) }
+            effects += wrong(level, feedback: feedback)
         case .malformed(let message):
-            return [
-                .event(.result(AnswerResult(outcome: .malformed, level: level.id))),
-                .event(.announce(Announcement(message, category: .feedback))),
-            ]
+            effects.append(.event(.result(AnswerResult(outcome: .malformed, level: level.id))))
+            effects.append(.event(.announce(Announcement(message, category: .feedback))))
         case .changed(let sounds, let said):
-            var effects: [Effect] = sounds.map { .event(.sound($0)) }
+            for sound in sounds { effects.append(.event(.sound(sound))) }
             switch gesture {
             case .rotor, .rotorItem:
                 if let rotor { effects.append(.event(.rotor(rotor))) }
             case .activate, .input, .action, .adjust, .magicTap:
                 break
             }
-            return effects + said.map { .event(.announce($0)) }
+            for announcement in said { effects.append(.event(.announce(announcement))) }
         case .nothing:
-            return [.event(.announce(Announcement(adventure.messages.nothingToActivate, category: .feedback)))]
+            effects.append(
+                .event(.announce(Announcement(adventure.messages.nothingToActivate, category: .feedback)))
+            )
         }
+        return effects
     }
 
     private func respond<Kind: LevelKind>(
