@@ -365,7 +365,7 @@ public struct Engine: Sendable {
             }
         }
         if focusNow.element.id != focusBefore.element.id {
-            effects += focusEffects(focusNow)
+            appendFocusEffects(focusNow, to: &effects)
         } else if focusNow != focusBefore && focusNow.element == focusBefore.element {
             // The same element, somewhere else in the list.
             effects.append(.event(.focus(focusNow)))
@@ -420,17 +420,23 @@ public struct Engine: Sendable {
     func arrivalEffects() -> [Effect] {
         // The screen is built once here; building it is most of an ordinary command's work.
         let screen = screen
-        return [.event(.screen(screen))] + focusEffects(focus(on: screen))
+        var effects: [Effect] = [.event(.screen(screen))]
+        effects.reserveCapacity(4)
+        appendFocusEffects(focus(on: screen), to: &effects)
+        return effects
     }
 
-    /// The focus, then the rotor and the actions of the focused element when it has them.
-    private func focusEffects(_ focus: FocusState) -> [Effect] {
-        var effects: [Effect] = [.event(.focus(focus))]
-        if let rotor = kindRotor(element: focus.element.id) { effects.append(.event(.rotor(rotor))) }
-        if !focus.element.actions.isEmpty {
-            effects.append(.event(.actions(ActionList(element: focus.element.id, actions: focus.element.actions))))
+    /// Appends the focus, then the rotor and the actions of the focused element when it has them.
+    private func appendFocusEffects(_ focus: FocusState, to effects: inout [Effect]) {
+        let rotor = kindRotor(element: focus.element.id)
+        let actions = focus.element.actions
+        // Room for all of them at once, rather than growing for each.
+        effects.reserveCapacity(effects.count + 3)
+        effects.append(.event(.focus(focus)))
+        if let rotor { effects.append(.event(.rotor(rotor))) }
+        if !actions.isEmpty {
+            effects.append(.event(.actions(ActionList(element: focus.element.id, actions: actions))))
         }
-        return effects
     }
 
     // MARK: - State
