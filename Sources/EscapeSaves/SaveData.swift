@@ -25,8 +25,12 @@ public struct SaveData: Sendable, Hashable {
     /// The save form of `progress` in `adventure`.
     public init(_ progress: Progress, in adventure: Adventure) {
         var completed: [String] = []
-        for chapter in adventure.chapters {
-            for level in chapter.levels where progress.completed.contains(level.id) { completed.append(level.id) }
+        // Ids read where they are, not each level copied out whole.
+        for chapter in adventure.chapters.indices {
+            let levels = adventure.chapters[chapter].levels
+            for level in levels.indices where progress.completed.contains(levels[level].id) {
+                completed.append(levels[level].id)
+            }
         }
         self.init(
             adventureID: adventure.id,

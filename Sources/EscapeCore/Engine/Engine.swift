@@ -287,14 +287,18 @@ public struct Engine: Sendable {
         var chapters: [ChapterProgress] = []
         chapters.reserveCapacity(adventure.chapters.count)
         var total = 0
-        for chapter in adventure.chapters {
+        // Ids read where they are: a level copied out whole is most of such a walk.
+        for chapter in adventure.chapters.indices {
+            let levels = adventure.chapters[chapter].levels
             var solved = 0
-            for level in chapter.levels where state.progress.completed.contains(level.id) {
-                completed.append(level.id)
+            for level in levels.indices where state.progress.completed.contains(levels[level].id) {
+                completed.append(levels[level].id)
                 solved += 1
             }
-            total += chapter.levels.count
-            chapters.append(ChapterProgress(id: chapter.id, completed: solved, total: chapter.levels.count))
+            total += levels.count
+            chapters.append(
+                ChapterProgress(id: adventure.chapters[chapter].id, completed: solved, total: levels.count)
+            )
         }
         return ProgressSummary(
             chapter: state.progress.current.map { $0.chapter + 1 },
