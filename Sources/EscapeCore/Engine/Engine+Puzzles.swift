@@ -59,8 +59,9 @@ extension Engine {
     /// Hands a gesture to the kind of the level on show and turns its response into effects.
     mutating func levelGesture(_ gesture: PuzzleGesture, now: Int64) throws(CommandRefusal) -> [Effect] {
         guard case .level(let position, var levelState) = top.place else { throw gesture.unsupported }
-        let level = level(at: position)
-        let response = try respond(level.puzzle.content, to: gesture, levelState: &levelState)
+        // The level's parts read where they are, not the level copied out whole for each gesture.
+        let levels = adventure.chapters[position.chapter].levels
+        let response = try respond(levels[position.level].puzzle.content, to: gesture, levelState: &levelState)
         replaceTop(.level(position, levelState))
         // One array, with room for what settling the command adds (a changed element, the focus):
         // not one per part, joined.
@@ -72,9 +73,9 @@ extension Engine {
             effects += solve(at: position, now: now)
         case .wrong(let feedback, let said):
             for announcement in said { effects.append(.event(.announce(announcement))) }
-            effects += wrong(level, feedback: feedback)
+            effects += wrong(levels[position.level].id, feedback: feedback)
         case .malformed(let message):
-            effects.append(.event(.result(AnswerResult(outcome: .malformed, level: level.id))))
+            effects.append(.event(.result(AnswerResult(outcome: .malformed, level: levels[position.level].id))))
             effects.append(.event(.announce(Announcement(message, category: .feedback))))
         case .changed(let sounds, let said):
             for sound in sounds { effects.append(.event(.sound(sound))) }
@@ -138,9 +139,9 @@ extension Engine {
         return content.fits(kindState)
     }
 
-    private func wrong(_ level: Level, feedback: String) -> [Effect] {
+    private func wrong(_ level: String, feedback: String) -> [Effect] {
         [
-            .event(.result(AnswerResult(outcome: .wrong, level: level.id))),
+            .event(.result(AnswerResult(outcome: .wrong, level: level))),
             .event(.sound(.wrong)),
             .event(.announce(Announcement(feedback, priority: .assertive, category: .feedback))),
         ]
