@@ -80,6 +80,30 @@ struct ByteScratch: ~Copyable {
         appendReserved(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `name` in quotes, after a comma when `comma` is set, then `suffix` when it is not 0:
+    /// an object's key (`,"name":`) or a short string value, checked against the room left once.
+    ///
+    /// `name` must be ASCII that needs no escape (the writer's own key names and enumerations' words).
+    @inline(__always)
+    mutating func appendQuoted(_ name: StaticString, comma: Bool, suffix: UInt8) {
+        let length = name.utf8CodeUnitCount
+        let total = length + 2 + (comma ? 1 : 0) + (suffix == 0 ? 0 : 1)
+        reserve(total)
+        precondition(total <= capacity - count)
+        var next = start + count
+        if comma {
+            next.initialize(to: UInt8(ascii: ","))
+            next += 1
+        }
+        next.initialize(to: UInt8(ascii: "\""))
+        next += 1
+        next.update(from: name.utf8Start, count: length)
+        next += length
+        next.initialize(to: UInt8(ascii: "\""))
+        if suffix != 0 { next[1] = suffix }
+        count += total
+    }
+
     /// Appends `text` as a JSON string in ``JSONWriter/Style/wire`` style: the bytes
     /// ``JSONWriter/writeString(_:into:)`` writes.
     mutating func appendJSONString(_ text: String) {

@@ -234,12 +234,8 @@ struct DirectLine: ~Copyable {
 
     /// `"name":`, after a comma unless it is the object's first member.
     private mutating func key(_ name: StaticString) {
-        bytes.reserve(name.utf8CodeUnitCount + 4)
-        if first { first = false } else { bytes.appendReserved(UInt8(ascii: ",")) }
-        bytes.appendReserved(UInt8(ascii: "\""))
-        bytes.appendReserved(name)
-        bytes.appendReserved(UInt8(ascii: "\""))
-        bytes.appendReserved(UInt8(ascii: ":"))
+        bytes.appendQuoted(name, comma: !first, suffix: UInt8(ascii: ":"))
+        first = false
     }
 
     /// Writes `number` in decimal digits, as `String(number)` spells it, without making the string.
@@ -327,10 +323,7 @@ struct DirectLine: ~Copyable {
 
     private mutating func type(_ name: StaticString) {
         key("type")
-        bytes.reserve(name.utf8CodeUnitCount + 2)
-        bytes.appendReserved(UInt8(ascii: "\""))
-        bytes.appendReserved(name)
-        bytes.appendReserved(UInt8(ascii: "\""))
+        bytes.appendQuoted(name, comma: false, suffix: 0)
     }
 
     /// `replyTo`, `seq` and `type`, which end most events.
