@@ -36,7 +36,9 @@ public enum CommandDecoder {
     /// - Parameter line: The line's bytes.
     /// - Returns: The request, or why there is none.
     public static func decode(_ line: [UInt8]) -> Outcome {
-        decode(line, games: 1).outcome
+        // The outcome made where it is returned, not taken out of a routed copy.
+        var game: Int?
+        return decode(line, games: 1, game: &game)
     }
 
     /// A line decoded for an engine that hosts many games, and the game it is for.
@@ -58,13 +60,20 @@ public enum CommandDecoder {
     ///   - games: How many games the engine hosts (at least 1).
     /// - Returns: The request, or why there is none, and its game.
     public static func decode(_ line: [UInt8], games: Int) -> Routed {
+        var game: Int?
+        let outcome = decode(line, games: games, game: &game)
+        return Routed(outcome: outcome, game: game)
+    }
+
+    /// The outcome of ``decode(_:games:)``, and in `game` the game it is for.
+    private static func decode(_ line: [UInt8], games: Int, game: inout Int?) -> Outcome {
         guard isASCII(line) || String(validating: line, as: UTF8.self) != nil else {
             let failure = DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8))
-            return Routed(outcome: .failure(failure, replyTo: nil), game: nil)
+            return .failure(failure, replyTo: nil)
         }
         var bytes = line[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return Routed(outcome: .blank, game: nil) }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         var fields: Fields
         if let members = JSONReader.readFlatObject(bytes) {
             // Nearly every line: its members read straight from its bytes.
@@ -75,15 +84,14 @@ public enum CommandDecoder {
                 value = try JSONReader.read(bytes)
             } catch {
                 let code: ErrorCode = error.kind == .tooDeep ? .tooDeep : .malformedJSON
-                return Routed(outcome: .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil), game: nil)
+                return .failure(DecodingFailure(code, .notJSON(error)), replyTo: nil)
             }
             guard case .object(let object) = value else {
                 let reason = EngineWords.Phrase(.decodeNotAnObject, phrases: ["found": .kind(of: value)])
-                return Routed(outcome: .failure(DecodingFailure(.notAnObject, reason), replyTo: nil), game: nil)
+                return .failure(DecodingFailure(.notAnObject, reason), replyTo: nil)
             }
             fields = Fields(object: object)
         }
-        var game: Int?
         do {
             let id = try fields.requestID()
             fields.replyTo = id
@@ -91,9 +99,9 @@ public enum CommandDecoder {
             game = named ?? 0
             let ifGen = try fields.optionalInt("ifGen", in: 0...maximumInteger)
             let command = try decodeCommand(&fields)
-            return Routed(outcome: .request(Request(id: id, ifGen: ifGen, command: command, game: named)), game: game)
+            return .request(Request(id: id, ifGen: ifGen, command: command, game: named))
         } catch {
-            return Routed(outcome: .failure(error, replyTo: fields.replyTo), game: game)
+            return .failure(error, replyTo: fields.replyTo)
         }
     }
 
