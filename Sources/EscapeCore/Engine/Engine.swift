@@ -31,7 +31,7 @@ public struct Engine: Sendable {
     /// The game's settings.
     public let options: EngineOptions
     /// The engine's own words in the adventure's language: gesture labels and refusals.
-    public var words: EngineWords { EngineWords(locale: adventure.locale) }
+    public let words: EngineWords
     var state: GameState {
         didSet { screenCache = ScreenCache() }
     }
@@ -99,6 +99,7 @@ public struct Engine: Sendable {
     public init(adventure: Adventure, options: EngineOptions = EngineOptions(), progress: Progress, now: Int64) {
         self.adventure = adventure
         self.options = options
+        words = EngineWords(locale: adventure.locale)
         menuLabels = MenuLabels(adventure)
         levelScreens = Self.levelScreens(adventure)
         timePressure = options.timePressure

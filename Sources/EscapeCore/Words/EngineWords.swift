@@ -68,6 +68,18 @@ public struct EngineWords: WordTable, Sendable, Hashable {
     /// Fills placeholders in one pass, so a value that holds braces is never read as a placeholder.
     package static func fill(_ template: String, _ values: [String: String]) -> String {
         guard !values.isEmpty else { return template }
+        return fill(template) { values[String($0)] }
+    }
+
+    /// Fills placeholders in one pass from a few named values, looked for in order: what a sentence
+    /// said with its values at hand needs, without a dictionary made for each.
+    package static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
+        guard !values.isEmpty else { return template }
+        return fill(template) { name in values.first { $0.key == name }?.value }
+    }
+
+    /// Fills placeholders in one pass with what `value` gives for each name (`nil`: left as it is).
+    private static func fill(_ template: String, value: (Substring) -> String?) -> String {
         // Braces are ASCII, so the UTF-8 view finds them without reading the text character by
         // character; a brace counts only when it is a character of its own, as it did when
         // characters were read (not when a combining accent or a joiner after it extends it).
@@ -94,7 +106,7 @@ public struct EngineWords: WordTable, Sendable, Hashable {
             while let found = close, !isBrace(at: found) {
                 close = utf8[utf8.index(after: found)...].firstIndex(of: UInt8(ascii: "}"))
             }
-            guard let close, let value = values[String(template[after..<close])] else {
+            guard let close, let value = value(template[after..<close]) else {
                 search = after
                 continue
             }

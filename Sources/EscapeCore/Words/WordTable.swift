@@ -16,6 +16,7 @@ extension WordTable {
     ///   - values: The value of each placeholder by name.
     /// - Returns: The sentence; a placeholder without a value stays as it is.
     public func callAsFunction(_ key: Key, _ values: KeyValuePairs<String, String> = [:]) -> String {
-        EngineWords.fill(template(key), Dictionary(values.map { ($0.key, $0.value) }) { first, _ in first })
+        // The first value of a name wins, as the values are looked for in order.
+        EngineWords.fill(template(key), values)
     }
 }
