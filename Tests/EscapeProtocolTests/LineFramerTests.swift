@@ -61,4 +61,39 @@ struct LineFramerTests {
         #expect(framer.finish() == .tooLong(length: 3))
         #expect(framer.finish() == nil)
     }
+
+    /// Lines are found wherever their `\n` is, among bytes a word-at-a-time search could mistake for
+    /// one (0x0B, 0x8A, 0x09, 0x00, 0xFF), fed whole or in pieces of any size: the frames are the
+    /// lines a byte-by-byte split finds.
+    @Test func newlinesAreFoundAtEveryOffset() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x0A, 0x0B, 0x09, 0x8A, 0x0D, 0x00, 0xFF, 0x61, 0x61, 0x61, 0x0A]
+        for _ in 0..<500 {
+            let stream = (0..<Int.random(in: 0...90, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            var expected: [LineFramer.Frame] = []
+            var line: [UInt8] = []
+            for byte in stream {
+                if byte == 0x0A {
+                    if line.last == 0x0D { line.removeLast() }
+                    expected.append(.line(line))
+                    line = []
+                } else {
+                    line.append(byte)
+                }
+            }
+            if !line.isEmpty {
+                if line.last == 0x0D { line.removeLast() }
+                expected.append(.line(line))
+            }
+            #expect(frames(feeding: [stream[...]]) == expected, "\(stream)")
+            var pieces: [ArraySlice<UInt8>] = []
+            var start = 0
+            while start < stream.count {
+                let end = min(stream.count, start + Int.random(in: 1...17, using: &random))
+                pieces.append(stream[start..<end])
+                start = end
+            }
+            #expect(frames(feeding: pieces) == expected, "\(stream)")
+        }
+    }
 }

@@ -47,14 +47,34 @@ public struct LineFramer: Sendable {
 
     private mutating func feed(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [Frame] {
         var frames: [Frame] = []
-        var rest = bytes[...]
-        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
-            append(UnsafeBufferPointer(rebasing: rest[rest.startIndex..<newline]))
+        var start = 0
+        while let newline = Self.newline(in: bytes, from: start) {
+            append(UnsafeBufferPointer(rebasing: bytes[start..<newline]))
             frames.append(takeFrame())
-            rest = rest[(newline + 1)...]
+            start = newline + 1
         }
-        append(UnsafeBufferPointer(rebasing: rest))
+        append(UnsafeBufferPointer(rebasing: bytes[start...]))
         return frames
+    }
+
+    /// The index of the first `\n` at or after `start`, eight bytes at a time where they hold none.
+    static func newline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while bytes.count - index >= 8 {
+            // Zero where a byte is `\n`; the classic test tells whether a word has a zero byte (it may
+            // misjudge which, never whether), and the bytes are then looked at one by one.
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ (ones &* 0x0A)
+            if (word &- ones) & ~word & highs != 0 { break }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Ends the stream: a last line without a terminator is returned as a line.
