@@ -233,9 +233,8 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
 ///
 /// The session adds the protocol's own events.
 public enum GameEvent: Sendable, Hashable {
-    /// A new screen, whole. (Out of line, as are the protocol's other large and rare payloads: every
-    /// event is as large as its largest case, and events are moved several times a command.)
-    indirect case screen(Screen)
+    /// A new screen, whole.
+    case screen(Screen)
     /// The focused element.
     case focus(FocusState)
     /// Something to say.
