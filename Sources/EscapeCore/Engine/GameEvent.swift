@@ -239,8 +239,9 @@ public enum GameEvent: Sendable, Hashable {
     case focus(FocusState)
     /// Something to say.
     case announce(Announcement)
-    /// The current rotor and item.
-    case rotor(RotorState)
+    /// The current rotor and item. (Out of line: the largest of the payloads and one of the rarer, and
+    /// every event is as large as its largest case.)
+    indirect case rotor(RotorState)
     /// The custom actions of the focused element.
     case actions(ActionList)
     /// The verdict on an answer.
