@@ -93,8 +93,9 @@ public struct BatchEntry: Sendable, Hashable {
 
 /// Every command of the protocol.
 public enum Command: Sendable, Hashable {
-    /// The handshake.
-    case hello(ClientHello)
+    /// The handshake. (Out of line: the largest payload and sent once, and every command, request and
+    /// decoded line is as large as its largest case.)
+    indirect case hello(ClientHello)
     /// A gesture or game request, handled by the engine.
     case game(GameCommand)
     /// Asks for the whole state again: screen, focus, progress.
