@@ -69,7 +69,8 @@ struct LineFramerTests {
         var random = SystemRandomNumberGenerator()
         let alphabet: [UInt8] = [0x0A, 0x0B, 0x09, 0x8A, 0x0D, 0x00, 0xFF, 0x61, 0x61, 0x61, 0x0A]
         for _ in 0..<500 {
-            let stream = (0..<Int.random(in: 0...90, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let stream = (0..<Int.random(in: 0...90, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+            }
             var expected: [LineFramer.Frame] = []
             var line: [UInt8] = []
             for byte in stream {

@@ -55,8 +55,10 @@ public struct ScreenGesture: Sendable, Hashable {
 /// several of its parts each command, and a copy is then one reference count rather than one for each
 /// of its texts and lists; two screens sharing a box are equal at once.
 public struct Screen: Sendable, Hashable {
-    /// The fields. Changed only through ``Screen``'s accessors, and only when this box is the screen's
-    /// alone (a shared box is copied first), so no two threads ever change or read one being changed.
+    /// The fields.
+    ///
+    /// Changed only through ``Screen``'s accessors, and only when this box is the screen's alone (a
+    /// shared box is copied first), so no two threads ever change or read one being changed.
     private final class Fields: @unchecked Sendable {
         var id: String
         var kind: ScreenKind
