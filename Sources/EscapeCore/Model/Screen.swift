@@ -51,15 +51,10 @@ public struct ScreenGesture: Sendable, Hashable {
 
 /// A whole screen: an ordered list of elements and the meaning of the screen-wide gestures.
 ///
-/// A value whose fields live in one box, copied on write: the engine hands the screen on show to
-/// several of its parts each command, and a copy is then one reference count rather than one for each
-/// of its texts and lists; two screens sharing a box are equal at once.
+/// Its fields are kept in one box its copies share: the engine hands the screen on show to several of
+/// its parts each command.
 public struct Screen: Sendable, Hashable {
-    /// The fields.
-    ///
-    /// Changed only through ``Screen``'s accessors, and only when this box is the screen's alone (a
-    /// shared box is copied first), so no two threads ever change or read one being changed.
-    private final class Fields: @unchecked Sendable {
+    private struct Fields: Sendable, Hashable {
         var id: String
         var kind: ScreenKind
         var title: String
@@ -68,90 +63,68 @@ public struct Screen: Sendable, Hashable {
         var escape: ScreenGesture?
         var hints: HintCount?
         var chapterID: String?
+    }
 
-        init(
-            id: String,
-            kind: ScreenKind,
-            title: String,
-            elements: [Element],
-            magicTap: ScreenGesture?,
-            escape: ScreenGesture?,
-            hints: HintCount?,
-            chapterID: String?
-        ) {
-            self.id = id
-            self.kind = kind
-            self.title = title
-            self.elements = elements
-            self.magicTap = magicTap
-            self.escape = escape
-            self.hints = hints
-            self.chapterID = chapterID
-        }
+    /// The box its copies share, never changed: changing a field makes a new one.
+    private final class Box: Sendable {
+        let fields: Fields
 
-        func copy() -> Fields {
-            Fields(
-                id: id,
-                kind: kind,
-                title: title,
-                elements: elements,
-                magicTap: magicTap,
-                escape: escape,
-                hints: hints,
-                chapterID: chapterID
-            )
+        init(_ fields: Fields) {
+            self.fields = fields
         }
     }
 
-    private var fields: Fields
+    private var box: Box
 
-    /// The box, this screen's alone, to change.
-    private var unique: Fields {
-        mutating get {
-            if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-            return fields
-        }
+    /// The fields, read where they are.
+    private var fields: Fields { box.fields }
+
+    /// Changes the fields in a new box.
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = box.fields
+        body(&fields)
+        box = Box(fields)
     }
 
     /// Stable identifier (`intro-1`, `chapter-cellar`, `level-cellar-2`, `menu`, ...).
     public var id: String {
         get { fields.id }
-        set { unique.id = newValue }
+        set { change { $0.id = newValue } }
     }
     /// What kind of screen this is.
     public var kind: ScreenKind {
         get { fields.kind }
-        set { unique.kind = newValue }
+        set { change { $0.kind = newValue } }
     }
     /// The title a screen reader announces on arrival.
     public var title: String {
         get { fields.title }
-        set { unique.title = newValue }
+        set { change { $0.title = newValue } }
     }
     /// The elements in reading order.
     public var elements: [Element] {
         get { fields.elements }
-        _modify { yield &unique.elements }
+        set { change { $0.elements = newValue } }
     }
     /// What magic tap does here, or `nil` when it does nothing.
     public var magicTap: ScreenGesture? {
         get { fields.magicTap }
-        set { unique.magicTap = newValue }
+        set { change { $0.magicTap = newValue } }
     }
     /// What escape does here, or `nil` when it does nothing.
     public var escape: ScreenGesture? {
         get { fields.escape }
-        set { unique.escape = newValue }
+        set { change { $0.escape = newValue } }
     }
     /// On a level: how many hints it has and how many the player has been told are unlocked.
     public var hints: HintCount? {
         get { fields.hints }
-        set { unique.hints = newValue }
+        set { change { $0.hints = newValue } }
     }
     /// On a chapter page or a level: the chapter's id (sent in protocol 1.2).
     public var chapterID: String? {
         get { fields.chapterID }
-        set { unique.chapterID = newValue }
+        set { change { $0.chapterID = newValue } }
     }
 
     /// Creates a screen.
@@ -165,38 +138,28 @@ public struct Screen: Sendable, Hashable {
         hints: HintCount? = nil,
         chapterID: String? = nil
     ) {
-        fields = Fields(
-            id: id,
-            kind: kind,
-            title: title,
-            elements: elements,
-            magicTap: magicTap,
-            escape: escape,
-            hints: hints,
-            chapterID: chapterID
+        box = Box(
+            Fields(
+                id: id,
+                kind: kind,
+                title: title,
+                elements: elements,
+                magicTap: magicTap,
+                escape: escape,
+                hints: hints,
+                chapterID: chapterID
+            )
         )
     }
 
-    /// Whether the two say the same: the same box, or the same fields.
+    /// Whether the two say the same: the same box, or equal fields.
     public static func == (lhs: Screen, rhs: Screen) -> Bool {
-        if lhs.fields === rhs.fields { return true }
-        let left = lhs.fields
-        let right = rhs.fields
-        return left.id == right.id && left.kind == right.kind && left.title == right.title
-            && left.elements == right.elements && left.magicTap == right.magicTap && left.escape == right.escape
-            && left.hints == right.hints && left.chapterID == right.chapterID
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
 
     /// Hashes the fields.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(fields.id)
-        hasher.combine(fields.kind)
-        hasher.combine(fields.title)
-        hasher.combine(fields.elements)
-        hasher.combine(fields.magicTap)
-        hasher.combine(fields.escape)
-        hasher.combine(fields.hints)
-        hasher.combine(fields.chapterID)
+        box.fields.hash(into: &hasher)
     }
 }
 
