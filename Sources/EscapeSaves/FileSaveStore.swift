@@ -90,7 +90,11 @@ public final class FileSaveStore: SaveStore {
     }
 
     deinit {
-        if lockDescriptor >= 0 { close(lockDescriptor) }
+        guard lockDescriptor >= 0 else { return }
+        // Unlocked first: a child forked elsewhere in the process may still hold a copy of the descriptor
+        // until it execs (it is close-on-exec), and the lock belongs to every copy.
+        flock(lockDescriptor, LOCK_UN)
+        close(lockDescriptor)
     }
 
     /// The lock file beside the save: `PATH.lock`.
