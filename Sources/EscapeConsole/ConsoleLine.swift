@@ -1,6 +1,9 @@
+import EscapeCore
+
 /// One line of console output, with what kind of line it is.
 ///
-/// The kind picks a colour when colour is asked for, and whether speech says the line: the numbered
+/// Its text never holds a control character (they are dropped as the line is made: see
+/// ``TerminalSafety``). The kind picks a colour when colour is asked for, and whether speech says the line: the numbered
 /// listing of a screen is for reading, and is not spoken on arrival.
 public struct ConsoleLine: Sendable, Hashable {
     /// What kind of line it is.
@@ -40,7 +43,8 @@ public struct ConsoleLine: Sendable, Hashable {
     ///   - style: What kind of line it is.
     ///   - spoken: Whether speech says it.
     public init(_ text: String, style: Style = .plain, spoken: Bool = true) {
-        self.text = text
+        // Whatever a text carries, the terminal gets no command from it (``TerminalSafety``).
+        self.text = TerminalSafety.sanitized(text)
         self.style = style
         self.spoken = spoken
     }

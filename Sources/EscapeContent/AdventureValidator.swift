@@ -157,8 +157,25 @@ enum AdventureValidator {
             }
             return nil
         default:
-            return text.isEmpty ? "must not be empty: a screen reader would meet a silent element" : nil
+            if text.isEmpty { return "must not be empty: a screen reader would meet a silent element" }
+            return controlProblem(text)
         }
+    }
+
+    /// A control character or a bidirectional override in a text: the first one, named, with its position.
+    ///
+    /// Texts reach terminals, Braille displays and speech as they are: ESC or a C1 control would let a
+    /// shared adventure clear the screen, retitle the window or write the clipboard (OSC 52), BEL rings,
+    /// and an override (U+202A-U+202E, U+2066-U+2069) reorders what a sighted helper reads. Texts are
+    /// single lines; front ends wrap them.
+    static func controlProblem(_ text: String) -> String? {
+        for (offset, scalar) in text.unicodeScalars.enumerated() where TerminalSafety.isRefused(scalar) {
+            let code = String(scalar.value, radix: 16, uppercase: true)
+            let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
+            return "contains the control character U+\(padded) (\(TerminalSafety.name(of: scalar))) at character "
+                + "\(offset + 1): terminals and screen readers would act on it; remove it"
+        }
+        return nil
     }
 
     /// The longest id: 64 characters.
@@ -182,7 +199,7 @@ enum AdventureValidator {
         for step in steps {
             switch step {
             case .index(let index): path += "[\(index)]"
-            case .key(let key): path += ".\(key)"
+            case .key(let key): path += "." + TerminalSafety.sanitized(key)
             case .keyItself: path += " (a key)"
             }
         }

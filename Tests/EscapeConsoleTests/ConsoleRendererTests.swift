@@ -338,3 +338,43 @@ struct ConsoleSharedControlTests {
         #expect(console.enter("a").map(\.text) == [Self.listed])
     }
 }
+
+/// Whatever a text carries, the terminal gets no command from it: a game served by another build or
+/// a crafted event could bring ESC, OSC 52 (the clipboard), BEL, C1 controls or bidi overrides.
+struct TerminalSafetyTests {
+    @Test func aConsoleLineDropsEveryControlCharacter() {
+        let line = ConsoleLine("A\u{1B}]52;c;ZXZpbA==\u{07}B\u{9B}2J C\u{202E}D\u{2066}E\tF\nG\u{7F}")
+        #expect(line.text == "A]52;c;ZXZpbA==B2J CDE F G")
+        #expect(!line.formatted(color: false).unicodeScalars.contains { TerminalSafety.isRefused($0) })
+        let colored = ConsoleLine("x\u{1B}[31m", style: .error).formatted(color: true)
+        #expect(colored == "\u{1B}[31mx[31m\u{1B}[0m")  // only the console's own colour codes
+    }
+
+    @Test func plainTextIsLeftAsItIs() {
+        for text in ["", "Chapitre 1 : La cave", "«\u{00A0}Bonjour\u{202F}!\u{00A0}»", "émoji 🕯️ — “quotes”"] {
+            #expect(TerminalSafety.sanitized(text) == text)
+            #expect(ConsoleLine(text).text == text)
+        }
+    }
+
+    @Test func theByteScanAgreesWithTheScalarRule() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Unicode.Scalar] = [
+            "a", " ", "\u{1B}", "\u{07}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}", "\u{2029}", "\u{202A}", "\u{202E}",
+            "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}", "\u{206A}", "é", "🕯",
+        ]
+        for _ in 0..<2000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                scalars.append(alphabet.randomElement(using: &generator)!)
+            }
+            let text = String(scalars)
+            let refused = text.unicodeScalars.contains { TerminalSafety.isRefused($0) }
+            #expect(
+                (TerminalSafety.sanitized(text) != text) == refused || text.unicodeScalars.isEmpty,
+                "\(text.debugDescription)"
+            )
+            #expect(!TerminalSafety.sanitized(text).unicodeScalars.contains { TerminalSafety.isRefused($0) })
+        }
+    }
+}

@@ -38,10 +38,11 @@ struct SchemaStringRulesTests {
                 walk(target, steps, kind)
                 return
             }
-            if node["pattern"] != nil {
-                found.append(Position(steps: steps, kind: kind, constraint: "pattern"))
-            } else if (node["minLength"] as? Int ?? 0) > 0 {
+            // A text has a minimum length (and a pattern against control characters); an id a pattern only.
+            if (node["minLength"] as? Int ?? 0) > 0 {
                 found.append(Position(steps: steps, kind: kind, constraint: "minLength"))
+            } else if node["pattern"] != nil {
+                found.append(Position(steps: steps, kind: kind, constraint: "pattern"))
             } else if node["enum"] != nil {
                 found.append(Position(steps: steps, kind: kind, constraint: "enum"))
             }
@@ -154,6 +155,44 @@ struct SchemaStringRulesTests {
             let (tree, path) = try #require(mutated, "no adventure holds \(position)")
             let problems = try Self.problems(tree)
             #expect(problems.contains { $0.path == path }, "\(bad) at \(path): \(problems)")
+        }
+    }
+
+    /// A shared adventure could carry terminal commands (ESC, OSC 52 writing the clipboard, C1 CSI,
+    /// BEL) or bidirectional overrides in any text: every text position refuses them, naming the JSON
+    /// path and the character.
+    @Test(arguments: try positions().filter { $0.constraint == "minLength" })
+    func aControlCharacterIsRefusedAtEveryTextPosition(_ position: Position) throws {
+        let cases: [(String, String)] = [
+            ("Hello \u{1B}]52;c;ZXZpbA==\u{07} there", "U+001B (ESC) at character 7"),
+            ("Bell\u{07}", "U+0007 (BEL) at character 5"),
+            ("C1 \u{9B}2J", "U+009B (CSI) at character 4"),
+            ("abc\u{202E}fed", "U+202E (a bidirectional embedding or override) at character 4"),
+            ("isolate \u{2066}x\u{2069}", "U+2066 (a bidirectional isolate) at character 9"),
+            ("line\nbreak", "U+000A (line feed) at character 5"),
+        ]
+        for (bad, said) in cases {
+            let documents = try Self.documents()
+            let mutated = documents.lazy.compactMap {
+                Self.replacing($0, position.steps[...], kind: position.kind, with: bad, path: "$")
+            }.first
+            let (tree, path) = try #require(mutated, "no adventure holds \(position)")
+            let problems = try Self.problems(tree)
+            #expect(problems.contains { $0.path == path && $0.message.contains(said) }, "\(path): \(problems)")
+        }
+    }
+
+    /// A key of an object is named in a problem's path: its control characters are left out, so the
+    /// message itself sends nothing to the terminal.
+    @Test func aProblemPathNeverCarriesAControlCharacter() throws {
+        var document = try Self.documents()[0]
+        var messages = try #require(document["messages"] as? [String: Any])
+        messages["x\u{1B}[2Jy"] = ""
+        document["messages"] = messages
+        let problems = try Self.problems(document)
+        #expect(!problems.isEmpty)
+        for problem in problems {
+            #expect(!"\(problem.path) \(problem.message)".unicodeScalars.contains { $0.value == 0x1B }, "\(problem)")
         }
     }
 
