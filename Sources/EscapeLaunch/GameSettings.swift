@@ -53,9 +53,9 @@ public struct GameSettings: Hashable, Sendable {
     /// - Parameter locale: The locale asked for, by `--locale` or the environment.
     /// - Returns: The line for standard error, with the languages there are.
     public static func unknownLocaleWarning(_ locale: String) -> String? {
-        let language = String(locale.prefix { $0.isLetter })
-        guard AdventureLoader.bundledLocale(for: locale) == nil, !language.isEmpty, language != "C",
-            language != "POSIX"
+        let language = LocaleLanguage.code(of: locale)
+        guard AdventureLoader.bundledLocale(for: locale) == nil, !language.isEmpty, language != "c",
+            language != "posix"
         else { return nil }
         let available = AdventureLoader.bundledLocales.joined(separator: ", ")
         return "efb: there is no adventure in \"\(locale)\"; playing in English. Available: \(available).\n"
@@ -95,11 +95,17 @@ public struct GameSettings: Hashable, Sendable {
         let keeper: SaveKeeper
         let startup: SaveStartup
         do {
-            let store: any SaveStore =
-                try memorySave
-                ? InMemorySaveStore()
-                : save.map { path throws(SaveError) in try FileSaveStore(checking: path) }
-                    ?? FileSaveStore(path: FileSaveStore.defaultPath(environment: environment), makesParents: true)
+            let store: any SaveStore
+            if memorySave {
+                store = InMemorySaveStore()
+            } else if let save {
+                store = try FileSaveStore(checking: save)
+            } else if let path = FileSaveStore.defaultPath(environment: environment) {
+                store = FileSaveStore(path: path, makesParents: true)
+            } else {
+                report("efb: \(FileSaveStore.noHomeProblem).\n")
+                throw LaunchFailure(status: 64)
+            }
             keeper = SaveKeeper(store: store)
             startup = try keeper.open(for: story, whenLocked: whenLocked ?? (readOnlySave ? .readOnly : .refuse))
         } catch SaveError.notASave(let path, let reason) {
@@ -166,7 +172,7 @@ public struct GameSettings: Hashable, Sendable {
                     path: ProcessEnvironment.expandingTilde(adventure, environment: environment)
                 )
             }
-            let locale = locale ?? environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"] ?? "en"
+            let locale = locale ?? LocaleLanguage.fromEnvironment(environment) ?? "en"
             if let warning = Self.unknownLocaleWarning(locale) { report(warning) }
             return try AdventureLoader.bundled(locale: locale)
         } catch {

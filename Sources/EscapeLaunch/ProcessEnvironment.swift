@@ -1,3 +1,4 @@
+import EscapeCore
 import EscapeRuntime
 
 #if canImport(Glibc)
@@ -52,7 +53,12 @@ public enum ProcessEnvironment {
     /// The language messages are said in: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set
     /// and not empty.
     public static func messageLocale(in environment: [String: String]) -> String? {
-        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        LocaleLanguage.fromEnvironment(environment)
+    }
+
+    /// Whether the environment asks for French messages (``messageLocale(in:)``'s language is `fr`).
+    public static func messageLocaleIsFrench(in environment: [String: String]) -> Bool {
+        LocaleLanguage.isFrench(messageLocale(in: environment))
     }
 }
 

@@ -62,6 +62,10 @@ public final class FileSaveStore: SaveStore {
         switch status.st_mode & S_IFMT {
         case S_IFDIR:
             throw refuse("it is a folder; give the path of a file in it, such as \(path)/progress.json")
+        case S_IFREG:
+            if let owner = Self.otherOwner(status) { throw refuse("it belongs to another user (\(owner))") }
+            if let stream = Self.standardStream(status) { throw refuse("it is this game's own \(stream)") }
+            return path
         case S_IFLNK:
             guard status.st_uid == geteuid() else { throw refuse("it is a symbolic link that belongs to another user") }
             guard let resolved = realpath(path, nil) else {
@@ -76,10 +80,59 @@ public final class FileSaveStore: SaveStore {
             guard targetStatus.st_uid == geteuid() else {
                 throw refuse("it is a symbolic link to \(target), which belongs to another user")
             }
+            // `/proc/self/fd/1` or `/dev/stdout` is a link to the game's own output: a save there would
+            // overwrite the transcript (and move it aside as unreadable).
+            if let stream = Self.standardStream(targetStatus) {
+                throw refuse("it leads to \(target), which is this game's own \(stream)")
+            }
             return target
         default:
-            return path
+            throw refuse("it is not a regular file (\(Self.kind(of: status))); give the path of a file")
         }
+    }
+
+    /// The name of the file kind `status` describes, for a message.
+    static func kind(of status: stat) -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: "a named pipe"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
+    }
+
+    /// Who owns the file `status` describes, when it is another user: their name (or number).
+    ///
+    /// A save is only ever read and written by its owner: one run as root (`sudo -E`) or through another
+    /// user's `XDG_STATE_HOME` would otherwise replace it with a file its owner cannot read.
+    static func otherOwner(_ status: stat) -> String? {
+        guard status.st_uid != geteuid() else { return nil }
+        return userName(status.st_uid)
+    }
+
+    /// A user's name from the password database, else `uid N`.
+    static func userName(_ uid: uid_t) -> String {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        if getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name {
+            return "user \(String(cString: name)), uid \(uid)"
+        }
+        return "uid \(uid)"
+    }
+
+    /// Which of the process's standard input, output or error is the file `status` describes, if any.
+    static func standardStream(_ status: stat) -> String? {
+        for (descriptor, name) in [(Int32(0), "standard input"), (1, "standard output"), (2, "standard error")] {
+            var open = stat()
+            if fstat(descriptor, &open) == 0, open.st_dev == status.st_dev, open.st_ino == status.st_ino {
+                return name
+            }
+        }
+        return nil
     }
 
     /// Ignores `SIGXFSZ` once, unless the process already handles it.
@@ -109,7 +162,15 @@ public final class FileSaveStore: SaveStore {
     ///   not a save of this game; ``SaveError/unusable(path:reason:)`` when the lock file is a link or a
     ///   folder; ``SaveError/locked(path:)`` while another game holds the lock.
     public func acquire() throws(SaveError) {
-        guard lockDescriptor < 0 else { return }
+        if lockDescriptor >= 0 {
+            // Held, unless the lock file was removed or replaced since: a second game could then lock
+            // the new one and save too. Ours is let go and the lock taken again (or refused).
+            guard !holdsLockFile() else { return }
+            flock(lockDescriptor, LOCK_UN)
+            close(lockDescriptor)
+            lockDescriptor = -1
+        }
+        try checkOwners()
         // A file that is not a save of ours is never touched, not even by a lock file beside it.
         if let bytes = try? SystemCalls.readFile(path), !SaveFile.mayBeOurs(bytes) {
             throw .notASave(path: path, reason: "it does not hold a save of this game")
@@ -134,7 +195,50 @@ public final class FileSaveStore: SaveStore {
             throw .system(operation: "locking", path: lockPath, errno: code)
         }
         lockDescriptor = descriptor
+        // Removed or replaced between our open and our lock: the file a second game would lock is not
+        // this one, so this lock guards nothing.
+        guard holdsLockFile() else {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+            lockDescriptor = -1
+            throw .locked(path: path)
+        }
         removeLeftovers()
+    }
+
+    /// Whether the file at ``lockPath`` is still the one this store holds locked (same device and inode).
+    private func holdsLockFile() -> Bool {
+        var held = stat()
+        var named = stat()
+        return fstat(lockDescriptor, &held) == 0 && lstat(lockPath, &named) == 0 && held.st_dev == named.st_dev
+            && held.st_ino == named.st_ino
+    }
+
+    /// Refuses a save, a lock file or (for root) a folder that belongs to another user: efb never
+    /// changes the owner of a player's files.
+    private func checkOwners() throws(SaveError) {
+        var status = stat()
+        if lstat(path, &status) == 0, let owner = Self.otherOwner(status) {
+            throw .notASave(
+                path: path,
+                reason: "it belongs to another user (\(owner)); efb never changes a save's owner"
+            )
+        }
+        if lstat(lockPath, &status) == 0, let owner = Self.otherOwner(status) {
+            throw .notASave(
+                path: path,
+                reason: "its lock file \(lockPath) belongs to another user (\(owner)); efb never changes a save's owner"
+            )
+        }
+        // Root writing into a user's folder would leave files there that the user cannot replace.
+        let directory = Self.directory(of: path)
+        if geteuid() == 0, lstat(directory, &status) == 0, status.st_uid != 0, status.st_mode & S_ISVTX == 0 {
+            throw .notASave(
+                path: path,
+                reason: "its folder \(directory) belongs to another user (\(Self.userName(status.st_uid))); "
+                    + "efb run as root never writes a user's save"
+            )
+        }
     }
 
     /// Removes temporary files a killed game left beside the save; only the lock holder may.
@@ -175,20 +279,44 @@ public final class FileSaveStore: SaveStore {
     /// The default save file: `$XDG_STATE_HOME/escape-from-blindness/progress.json`, where
     /// `XDG_STATE_HOME` defaults to `~/.local/state`.
     ///
+    /// The home is `HOME` when it is an absolute path, else the password database's entry for the user;
+    /// never the current folder (a game started from `/tmp` without `HOME` would leave its save there,
+    /// for anyone to read or plant). A relative `XDG_STATE_HOME` is ignored, as the XDG specification says.
+    ///
     /// - Parameter environment: The process environment.
-    /// - Returns: The path.
+    /// - Returns: The path; `nil` when neither `HOME` nor the password database gives a home.
     ///
     /// Its store makes the missing folders above it (``makesParents``); a path given by the user only
     /// gets its own folder made.
-    public static func defaultPath(environment: [String: String]) -> String {
+    public static func defaultPath(environment: [String: String]) -> String? {
         let state: String
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             state = xdg
+        } else if let home = home(environment: environment) {
+            state = (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/state"
         } else {
-            state = (environment["HOME"] ?? ".") + "/.local/state"
+            return nil
         }
         return state + "/escape-from-blindness/progress.json"
     }
+
+    /// The user's home: `HOME` when absolute, else the password database's (wraps `getpwuid_r`).
+    static func home(environment: [String: String]) -> String? {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil,
+            let directory = entry.pw_dir
+        else { return nil }
+        let home = String(cString: directory)
+        return home.hasPrefix("/") ? home : nil
+    }
+
+    /// What to say when there is no default save (``defaultPath(environment:)`` is `nil`).
+    public static let noHomeProblem =
+        "there is no home folder for the save: HOME is not set and the password database has no home for this "
+        + "user. Give --save PATH, or play with --memory-save (nothing is kept)"
 
     /// `file PATH`.
     public var location: String { "file \(path)" }
@@ -198,6 +326,7 @@ public final class FileSaveStore: SaveStore {
     /// - Throws: ``SaveError/notASave(path:reason:)`` when the file is not a save of this game (see
     ///   ``SaveFile/mayBeOurs(_:)``), else ``SaveError`` saying what is wrong.
     public func load() throws(SaveError) -> SaveFile? {
+        try checkOwners()
         guard let bytes = try SystemCalls.readFile(path) else { return nil }
         do {
             return try SaveFile.decode(bytes)

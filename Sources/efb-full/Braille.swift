@@ -78,7 +78,7 @@ struct Braille: ParsableCommand {
         let clock = MonotonicClock()
         try game.play(clock: clock, sound: sound, attach: attach) { adventureLocale in
             // A joined game's language is the served one's: the environment's is the best guess here.
-            let locale = adventureLocale ?? ProcessInfo.processInfo.environment["LANG"] ?? "en"
+            let locale = adventureLocale ?? LocaleLanguage.fromEnvironment(ProcessInfo.processInfo.environment) ?? "en"
             var translator = chosen ?? PlainBrailleTranslator()
             if choice == .auto { translator = Self.automaticTranslator(language: locale) }
             if !(translator is PlainBrailleTranslator) { Self.say("Braille table: \(translator.name).") }
@@ -102,7 +102,8 @@ struct Braille: ParsableCommand {
     }
 
     private static func say(_ line: String) {
-        FileHandle.standardError.write(Data("efb braille: \(line)\n".utf8))
+        // A trace quotes the game's texts: the terminal gets no command from them.
+        FileHandle.standardError.write(Data("efb braille: \(TerminalSafety.sanitized(line))\n".utf8))
     }
 
     /// The table named on the command line, loaded now so a wrong name stops before the game starts;

@@ -178,6 +178,11 @@ struct GameOptions: ParsableArguments {
         do {
             return try RemoteHost(connectingTo: path, clock: clock, log: log)
         } catch {
+            // Another user's socket: nothing was said to it (EX_NOPERM).
+            if case .servedByAnotherUser = error {
+                log("\(error)")
+                throw ExitCode(77)
+            }
             log("no game to join at \(path) (\(error)); start one with efb serve, or check the path.")
             throw ExitCode(69)
         }

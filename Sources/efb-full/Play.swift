@@ -74,7 +74,8 @@ struct Play: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let preferences =
             attach != nil || game.memorySave || game.noTimePressure
-            ? nil : ConsolePreferences.beside(save: game.save ?? FileSaveStore.defaultPath(environment: environment))
+            ? nil
+            : (game.save ?? FileSaveStore.defaultPath(environment: environment)).map(ConsolePreferences.beside(save:))
         try game.play(sound: sound, attach: attach) {
             ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile, preferences: preferences)
         }

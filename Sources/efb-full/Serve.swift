@@ -46,7 +46,7 @@ struct Serve: ParsableCommand {
             FileHandle.standardError.write(Data("efb serve: \(error)\n".utf8))
             switch error {
             case .alreadyServed: throw ExitCode(75)
-            case .folderNotPrivate: throw ExitCode(77)
+            case .folderNotPrivate, .linkNotYours, .servedByAnotherUser: throw ExitCode(77)
             case .pathTooLong, .notASocket: throw ExitCode(64)
             case .system: throw ExitCode(71)
             }

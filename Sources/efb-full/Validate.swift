@@ -2,6 +2,7 @@ import ArgumentParser
 import EscapeContent
 import EscapeCore
 import EscapeLaunch
+import EscapeRuntime
 import Foundation
 
 /// `efb validate FILE...`: checks adventure files and reports every problem with its path.
@@ -14,6 +15,8 @@ struct Validate: ParsableCommand {
     var files: [String]
 
     func run() throws {
+        // No game: a stop signal held since the start ends the process as usual.
+        StopSignals.release()
         var failed = false
         let environment = ProcessEnvironment.current
         for file in files {

@@ -69,13 +69,20 @@ struct Web: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let token: String
+        // Without a save (or a home for the default one: the game then says why it cannot start) the
+        // token is kept nowhere.
         if attach != nil || game.memorySave {
             token = WebToken.random()
-        } else {
-            let save = game.save ?? FileSaveStore.defaultPath(environment: environment)
+        } else if let save = game.save ?? FileSaveStore.defaultPath(environment: environment) {
             let folder = (save as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                atPath: folder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
             token = WebToken.kept(at: (folder.isEmpty ? "." : folder) + "/web-token")
+        } else {
+            token = WebToken.random()
         }
         var server: WebServer.Running?
         defer { server?.stop() }
@@ -132,7 +139,7 @@ struct Web: ParsableCommand {
 
     /// The page's keys, named on the chapter pages, in the game's language.
     static func keys(locale: String?) -> [Gesture: String] {
-        let french = locale?.hasPrefix("fr") == true
+        let french = LocaleLanguage.isFrench(locale)
         return Dictionary(
             uniqueKeysWithValues: Gesture.allCases.compactMap { gesture in
                 key(for: gesture, french: french).map { (gesture, $0) }

@@ -13,9 +13,12 @@ import Glibc
 import Musl
 #endif
 
+// Before anything is opened or a signal can come: descriptors 0-2 exist, the stop signals wait for
+// their handlers (efb-full, run in this process's place, inherits the mask).
+StandardDescriptors.prepareProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current
-CrashLine.install(french: ProcessEnvironment.messageLocale(in: environment)?.hasPrefix("fr") == true)
+CrashLine.install(french: ProcessEnvironment.messageLocaleIsFrench(in: environment))
 if let pipe = PipeCommandLine(arguments: arguments, standardInputIsTerminal: isatty(0) == 1) {
     exit(pipe.run(environment: environment))
 }

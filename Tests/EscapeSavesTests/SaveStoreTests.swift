@@ -164,6 +164,19 @@ struct SaveStoreTests {
         )
     }
 
+    /// Without `HOME` (or with a relative one) the home is the password database's, never the current
+    /// folder, where anyone could read or plant the save.
+    @Test func withoutHomeTheDefaultPathIsThePasswordDatabasesHome() throws {
+        let entry = try #require(getpwuid(geteuid()))
+        let home = String(cString: entry.pointee.pw_dir)
+        let expected = home + (home.hasSuffix("/") ? "" : "/") + ".local/state/escape-from-blindness/progress.json"
+        #expect(FileSaveStore.defaultPath(environment: [:]) == expected)
+        #expect(FileSaveStore.defaultPath(environment: ["HOME": ""]) == expected)
+        #expect(FileSaveStore.defaultPath(environment: ["HOME": "."]) == expected)
+        #expect(FileSaveStore.defaultPath(environment: ["HOME": "relative/home"]) == expected)
+        #expect(FileSaveStore.defaultPath(environment: [:])?.hasPrefix("/") == true)
+    }
+
     @Test func inMemoryStoresKeepTheLastSave() throws {
         let store = InMemorySaveStore()
         try store.save(file)

@@ -490,6 +490,36 @@ Forget what was said."
                    (format "/tmp/escape-from-blindness-%d/game.sock"
                            (user-uid))))))
 
+(ert-deftest efb-test-attach-refuses-another-users-socket ()
+  "A socket another user serves, or in a folder others can reach, is not joined: nothing is said to it."
+  (efb-test--with-server socket
+    (should-not (efb--socket-problem socket))
+    (let ((folder (file-name-directory socket)))
+      ;; A folder open to others.
+      (set-file-modes folder #o755)
+      (should (string-match-p "open to other users" (efb--socket-problem socket)))
+      (should-error (efb-attach socket "*efb-refused*") :type 'user-error)
+      (should-not (get-buffer "*efb-refused*"))
+      (set-file-modes folder #o700)
+      ;; A socket (and folder) that another user owns: nobody, when the tests run as root.
+      (when (zerop (user-uid))
+        (should (zerop (call-process "chown" nil nil nil "-h" "65534" socket)))
+        (should (string-match-p "served by another user (uid 65534)" (efb--socket-problem socket)))
+        (should-error (efb-attach socket "*efb-refused*") :type 'user-error)
+        (should (zerop (call-process "chown" nil nil nil "65534" (directory-file-name folder))))
+        (should (string-match-p "belongs to another user (uid 65534)" (efb--socket-problem socket)))
+        (should (zerop (call-process "chown" nil nil nil "-R" "0" (directory-file-name folder))))
+        ;; A folder that is another user's symbolic link to ours.
+        (let ((link (concat (directory-file-name folder) "-link")))
+          (make-symbolic-link (directory-file-name folder) link)
+          (unwind-protect
+              (progn
+                (should-not (efb--socket-problem (expand-file-name "game.sock" link)))
+                (should (zerop (call-process "chown" nil nil nil "-h" "65534" link)))
+                (should (string-match-p "symbolic link that belongs to another user"
+                                        (efb--socket-problem (expand-file-name "game.sock" link)))))
+            (delete-file link)))))))
+
 (ert-deftest efb-test-attach-controller ()
   "The first client to join controls the game, and plays the introduction."
   (efb-test--with-server socket

@@ -1319,6 +1319,32 @@ A game already running there is shown again."
         (generate-new-buffer efb-buffer-name)
       (get-buffer-create efb-buffer-name))))
 
+(defun efb--socket-problem (socket)
+  "Why SOCKET may not be the user's own game, or nil when it is.
+Emacs cannot ask a connected socket who serves it (SO_PEERCRED), so
+this looks before connecting: the socket must belong to the user,
+and so must its folder, closed to others (mode 0700); a folder that
+is a symbolic link counts only if the user or root owns the link.
+Only its owner can make or replace a socket in such a folder."
+  (let* ((folder (directory-file-name (file-name-directory socket)))
+         (link (file-attributes folder 'integer))
+         (real (file-attributes (file-truename folder) 'integer))
+         (attributes (file-attributes socket 'integer)))
+    (cond
+     ((and link (stringp (file-attribute-type link))
+           (not (memq (file-attribute-user-id link) (list (user-uid) 0))))
+      (format "its folder %s is a symbolic link that belongs to another user (uid %d)"
+              folder (file-attribute-user-id link)))
+     ((and real (not (eq (file-attribute-user-id real) (user-uid))))
+      (format "its folder %s belongs to another user (uid %d)"
+              folder (file-attribute-user-id real)))
+     ((and real (not (string-suffix-p "------" (file-attribute-modes real))))
+      (format "its folder %s is open to other users (%s)"
+              folder (file-attribute-modes real)))
+     ((and attributes (not (eq (file-attribute-user-id attributes) (user-uid))))
+      (format "it is served by another user (uid %d), not by you"
+              (file-attribute-user-id attributes))))))
+
 ;;;###autoload
 (defun efb-attach (socket &optional buffer-name)
   "Join the game that `efb serve' shares on the Unix domain SOCKET.
@@ -1332,6 +1358,9 @@ open to SOCKET there is shown again."
             (read-file-name (format-prompt "Join the game served on" default)
                             (file-name-directory default) default t))
            nil)))
+  (let ((problem (efb--socket-problem (expand-file-name socket))))
+    (when problem
+      (user-error "efb does not join the game on %s: %s" socket problem)))
   (let ((socket (expand-file-name socket))
         (buffer (if buffer-name
                     (get-buffer-create buffer-name)

@@ -54,6 +54,7 @@ import pathlib
 import re
 import select
 import socket as _socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -493,6 +494,26 @@ def find_binary(binary: Optional[str] = None) -> str:
 # The engine
 
 
+class ServedByAnotherUser(EfbClientError):
+    """The game on the socket is served by another user: nothing was said to it."""
+
+    def __init__(self, path: str, owner: Optional[int]):
+        self.path = path
+        self.owner = owner
+        who = "an unknown user" if owner is None else f"another user (uid {owner})"
+        super().__init__(f"the game on {path} is served by {who}, not by you: efb's client does not speak to it")
+
+
+def _peer_uid(connected: _socket.socket) -> Optional[int]:
+    """The user of the process at the other end of a Unix socket (``SO_PEERCRED``), or ``None``."""
+    try:
+        credentials = connected.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, struct.calcsize("3i"))
+    except OSError:
+        return None
+    _pid, uid, _gid = struct.unpack("3i", credentials)
+    return uid
+
+
 class _Connection:
     """Stands in for the engine's process when the client joined a game that ``efb serve`` shares:
     the socket is both the engine's input and its output, and closing it leaves the game."""
@@ -503,7 +524,11 @@ class _Connection:
         self._socket = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
             self._socket.connect(path)
-        except OSError:
+            # Before a word is said: the server must be this user (another could have planted the socket).
+            owner = _peer_uid(self._socket)
+            if owner != os.getuid():
+                raise ServedByAnotherUser(path, owner)
+        except (OSError, ServedByAnotherUser):
             self._socket.close()
             raise
         self.stdin = self.stdout = self

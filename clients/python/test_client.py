@@ -394,6 +394,53 @@ class SharedGameTests(unittest.TestCase):
         self.assertEqual(self.server.wait(timeout=30), 0)
 
 
+class SocketOwnerTests(unittest.TestCase):
+    """The client says nothing to a socket another user serves (checked with SO_PEERCRED)."""
+
+    @unittest.skipUnless(hasattr(os, "geteuid") and os.geteuid() == 0, "needs root, to listen as another user")
+    def test_a_socket_served_by_another_user_is_refused_before_a_word(self):
+        import socket as sockets
+
+        folder = tempfile.mkdtemp(prefix="efb-py-planted-")
+        os.chmod(folder, 0o777)
+        path = os.path.join(folder, "game.sock")
+        ready_read, ready_write = os.pipe()
+        heard_read, heard_write = os.pipe()
+        child = os.fork()
+        if child == 0:  # another user's server: it listens, then reports what a client said
+            try:
+                os.close(ready_read)
+                os.close(heard_read)
+                os.setgid(65534)
+                os.setuid(65534)  # nobody
+                server = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+                server.bind(path)
+                server.listen(1)
+                os.write(ready_write, b"1")
+                connection, _ = server.accept()
+                connection.settimeout(3)
+                try:
+                    said = connection.recv(4096)
+                except OSError:
+                    said = b""
+                os.write(heard_write, said or b"-")
+            finally:
+                os._exit(0)
+        os.close(ready_write)
+        os.close(heard_write)
+        try:
+            self.assertEqual(os.read(ready_read, 1), b"1")
+            with self.assertRaises(efb_client.ServedByAnotherUser) as caught:
+                Engine(socket=path, timeout=10)
+            self.assertEqual(caught.exception.owner, 65534)
+            self.assertIn("another user (uid 65534)", str(caught.exception))
+            self.assertEqual(os.read(heard_read, 4096), b"-", "the client spoke to another user's server")
+        finally:
+            os.waitpid(child, 0)
+            os.close(ready_read)
+            os.close(heard_read)
+
+
 class ModelTests(unittest.TestCase):
     def assert_model_is_the_engine_view(self, engine):
         """The model, kept from events, equals what ``state`` sends whole."""

@@ -380,6 +380,24 @@ class GymnasiumTests(unittest.TestCase):
 
 @needs_gymnasium
 class VectorEnvTests(unittest.TestCase):
+    def test_make_vec_without_a_mode_gives_the_pooled_vector_env(self):
+        # Without a mode, gymnasium.make_vec used to build its SyncVectorEnv of one engine per game,
+        # stepped one after another (about 9 times fewer steps a second): the registration now names
+        # EscapeVectorEnv as the vector entry point.
+        import gymnasium
+
+        envs = gymnasium.make_vec(efb_gym.ENV_ID, num_envs=3, binary=BINARY)
+        try:
+            self.assertIsInstance(envs, efb_gym.EscapeVectorEnv)
+            self.assertTrue(envs.pooled)
+            self.assertEqual(envs.num_envs, 3)
+            obs, infos = envs.reset(seed=3)
+            self.assertTrue(all(decode(text).startswith("screen: Darkness (intro)") for text in obs["text"]))
+            obs, rewards, terminations, truncations, infos = envs.step(np.array([2, 2, 2]))
+            self.assertEqual(len(rewards), 3)
+        finally:
+            envs.close()
+
     def test_escape_vector_env(self):
         import gymnasium
 

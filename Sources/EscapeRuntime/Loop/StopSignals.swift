@@ -6,21 +6,55 @@ import Glibc
 import Musl
 #endif
 
-/// The write end of the self-pipe that SIGINT and SIGTERM handlers write to; -1 until installed.
+/// The write end of the self-pipe that the stop signals' handler writes to; -1 until installed.
 private let signalPipeWriter = Atomic<Int32>(-1)
-/// Set when SIGINT or SIGTERM arrived.
+/// Set when a stop signal arrived.
 private let stopRequested = Atomic<Bool>(false)
 
-/// SIGINT and SIGTERM as a readable descriptor (a self-pipe), so the ``EventLoop`` wakes from `poll`
-/// at once and ends the game cleanly (`ended`, `bye`) instead of being killed mid-write.
+/// SIGINT, SIGTERM and SIGHUP as a readable descriptor (a self-pipe), so the ``EventLoop`` wakes from
+/// `poll` at once and ends the game cleanly (`ended`, `bye`, the socket file removed) instead of being
+/// killed mid-write.
+///
+/// A closed terminal sends SIGHUP: it ends the game as SIGTERM does. A signal that comes while the
+/// program starts, before the handlers exist, must not kill it either: ``hold()`` blocks the signals
+/// first thing, and ``install()`` (or ``release()``, for a command that plays no game) unblocks them,
+/// so a signal that came in between is handled then.
 public enum StopSignals {
+    /// The signals that stop a game.
+    public static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Blocks the stop signals until ``install()`` or ``release()``: called first thing at start, so a
+    /// signal that comes before the handlers exist waits for them instead of killing the process.
+    ///
+    /// The mask is kept across `exec`, so `efb` holds them for the whole program it hands over to.
+    /// Wraps `pthread_sigmask`.
+    public static func hold() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Unblocks the stop signals with their default actions, for a command that plays no game (a signal
+    /// held since the start then ends the process as usual).
+    public static func release() {
+        guard signalPipeWriter.load(ordering: .acquiring) < 0 else { return }
+        var set = signalSet()
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+
     /// The read end of the self-pipe, once ``install()`` ran.
     public private(set) nonisolated(unsafe) static var descriptor: Int32 = -1
 
     /// Installs the handlers, once per process, and unblocks the signals.
     ///
-    /// A parent may have started us with them blocked. Wraps `pipe`, `fcntl`, `sigaction` and
-    /// `pthread_sigmask`.
+    /// A parent may have started us with them blocked. A SIGHUP that the parent ignores (`nohup`)
+    /// stays ignored. Wraps `pipe`, `fcntl`, `sigaction` and `pthread_sigmask`.
     public static func install() {
         guard signalPipeWriter.load(ordering: .acquiring) < 0 else { return }
         var ends: [Int32] = [-1, -1]
@@ -31,7 +65,12 @@ public enum StopSignals {
         }
         descriptor = ends[0]
         signalPipeWriter.store(ends[1], ordering: .releasing)
-        for signal in [SIGINT, SIGTERM] {
+        for signal in signals {
+            var current = sigaction()
+            let ignored =
+                sigaction(signal, nil, &current) == 0
+                && unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+            if signal == SIGHUP && ignored { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in
                 stopRequested.store(true, ordering: .relaxed)

@@ -16,6 +16,10 @@ public enum ListenError: Error, Sendable, Hashable, CustomStringConvertible {
     case notASocket(path: String)
     /// A system call failed.
     case system(operation: String, path: String, errno: Int32)
+    /// The socket's folder is a symbolic link another user owns, who could point it elsewhere later.
+    case linkNotYours(folder: String, owner: UInt32)
+    /// The game on the socket is served by another user: nothing is said to it.
+    case servedByAnotherUser(path: String, owner: UInt32)
 
     /// What went wrong, in plain words.
     public var description: String {
@@ -31,6 +35,12 @@ public enum ListenError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path) exists and is not a socket; choose another --socket."
         case .system(let operation, let path, let code):
             "\(operation) \(path) failed: \(String(cString: strerror(code)))"
+        case .linkNotYours(let folder, let owner):
+            "the folder \(folder) is a symbolic link that belongs to another user (uid \(owner)), who could point it "
+                + "elsewhere: remove it, or choose another --socket."
+        case .servedByAnotherUser(let path, let owner):
+            "the game on \(path) is served by another user (uid \(owner)), not by you: efb does not speak to it. "
+                + "Check who made that socket, or choose another one."
         }
     }
 }
@@ -53,11 +63,13 @@ public final class UnixListener {
     /// Listens on `path`, making its folder (0700) when it is missing.
     ///
     /// A folder given through a symbolic link is resolved first, and the socket is made in the real
-    /// folder, which must be the user's alone: the link cannot be turned elsewhere afterwards.
+    /// folder, which must be the user's alone. The link itself must be the user's or root's: another
+    /// user's link (planted at `/tmp/escape-from-blindness-UID`, say) could be turned elsewhere
+    /// afterwards, and clients following it would reach that user's socket.
     ///
     /// - Throws: A ``ListenError`` saying why not.
     public init(path givenPath: String) throws(ListenError) {
-        let path = Self.resolvingLinkedFolder(givenPath)
+        let path = try Self.resolvingLinkedFolder(givenPath)
         self.path = path
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw .pathTooLong(path: path)
@@ -109,10 +121,7 @@ public final class UnixListener {
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-            var credentials = PeerCredentials()
-            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-            let known = getsockopt(client, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0
-            guard known, credentials.uid == getuid() else {
+            guard Self.peerUser(of: client) == getuid() else {
                 close(client)
                 continue
             }
@@ -142,7 +151,21 @@ public final class UnixListener {
             close(client)
             throw .system(operation: "connecting to", path: path, errno: code)
         }
+        // Before a word is said: the server must be this user (another could have planted the socket).
+        guard let owner = peerUser(of: client), owner == getuid() else {
+            let owner = peerUser(of: client) ?? UInt32.max
+            close(client)
+            throw .servedByAnotherUser(path: path, owner: owner)
+        }
         return client
+    }
+
+    /// The user of the process at the other end of a Unix socket (`SO_PEERCRED`); `nil` when unknown.
+    static func peerUser(of descriptor: Int32) -> UInt32? {
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.uid
     }
 
     /// The default socket: `$XDG_RUNTIME_DIR/escape-from-blindness/game.sock`, or
@@ -157,13 +180,17 @@ public final class UnixListener {
         return "/tmp/escape-from-blindness-\(getuid())/game.sock"
     }
 
-    /// `path` with its folder's symbolic links resolved, when the folder is one; else `path`.
-    private static func resolvingLinkedFolder(_ path: String) -> String {
+    /// `path` with its folder's symbolic links resolved, when the folder is one (the user's or root's);
+    /// else `path`.
+    private static func resolvingLinkedFolder(_ path: String) throws(ListenError) -> String {
         let folder = folder(of: path)
         var status = stat()
-        guard let slash = path.lastIndex(of: "/"), lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-            let resolved = realpath(folder, nil)
+        guard let slash = path.lastIndex(of: "/"), lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFLNK
         else { return path }
+        guard status.st_uid == getuid() || status.st_uid == 0 else {
+            throw .linkNotYours(folder: folder, owner: status.st_uid)
+        }
+        guard let resolved = realpath(folder, nil) else { return path }
         defer { free(resolved) }
         let name = path[path.index(after: slash)...]
         let real = String(cString: resolved)
