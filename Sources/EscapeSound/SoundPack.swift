@@ -16,7 +16,7 @@ public struct SoundPack: Sendable, Hashable {
         self.folder = folder
     }
 
-    /// The pack shipped with the game (``ShippedData``: `../share/efb/sounds` from the binary, or beside
+    /// The pack shipped with the game (``ShippedData``: `../share/games/efb/sounds` from the binary, or beside
     /// it when built); `nil` if it was not installed.
     public static var bundled: SoundPack? {
         ShippedData.folder(.sounds).map { SoundPack(folder: $0) }

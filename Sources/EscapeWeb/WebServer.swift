@@ -231,7 +231,7 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// The page's files, read once from the shipped data, and the sound pack's files on demand.
 ///
-/// The page is found as the adventures are (``ShippedData``): `../share/efb/web` from the binary when
+/// The page is found as the adventures are (``ShippedData``): `../share/games/efb/web` from the binary when
 /// installed, SwiftPM's resource folder beside it when built. SwiftPM's `Bundle.module` is not used: an
 /// installed binary has no bundle beside it, and the accessor would fall back to the build machine's path.
 struct PageFiles: Sendable {

@@ -26,7 +26,8 @@ struct Braille: ParsableCommand {
             "Join the game efb serve shares on this socket instead of starting one.",
             discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
             valueName: "socket"
-        )
+        ),
+        completion: .file()
     )
     var attach: String?
 
@@ -76,6 +77,7 @@ struct Braille: ParsableCommand {
         #if BrlAPI
         let chosen = try Self.translator(for: choice)
         let clock = MonotonicClock()
+        var display: BrailleFrontEnd?
         try game.play(clock: clock, sound: sound, attach: attach) { adventureLocale in
             // A joined game's language is the served one's: the environment's is the best guess here.
             let locale = adventureLocale ?? ProcessInfo.processInfo.environment["LANG"] ?? "en"
@@ -88,12 +90,20 @@ struct Braille: ParsableCommand {
                 translator: translator,
                 traces: trace
             )
-            return BrailleFrontEnd(
+            let frontEnd = BrailleFrontEnd(
                 connector: BrlAPIConnector(host: host, auth: auth, acceptsDots: translator.takesDots),
                 clock: clock,
                 options: options,
                 log: { Self.say($0) }
             )
+            display = frontEnd
+            return frontEnd
+        }
+        // Stopped (Ctrl+C, SIGTERM) before BRLTTY ever answered: nothing was played, and a script or a
+        // service manager must not read that as a game played to its end.
+        if let display, !display.isReady {
+            Self.say("stopped before BRLTTY answered: no game was played.")
+            throw ExitCode(69)
         }
         #else
         Self.say("this efb was built without BrlAPI (the BrlAPI trait is off).")

@@ -25,7 +25,10 @@ struct GameOptions: ParsableArguments {
     @Option(help: "real: the monotonic clock. virtual: time moves only with the wait command.")
     var clock: GameSettings.Clock = .real
 
-    @Option(help: "The save file (default: $XDG_STATE_HOME/escape-from-blindness/progress.json).")
+    @Option(
+        help: "The save file (default: $XDG_STATE_HOME/escape-from-blindness/progress.json).",
+        completion: .file()
+    )
     var save: String?
 
     @Flag(help: "Keep progress in memory only: nothing is read from or written to disk.")
@@ -34,10 +37,13 @@ struct GameOptions: ParsableArguments {
     @Flag(help: "When another game is using the save, play from it without saving instead of stopping.")
     var readOnlySave = false
 
-    @Option(help: "Language of the adventure (default: from LC_ALL, LC_MESSAGES or LANG).")
+    @Option(
+        help: "Language of the adventure (default: from LC_ALL, LC_MESSAGES or LANG).",
+        completion: .list(AdventureLoader.bundledLocales)
+    )
     var locale: String?
 
-    @Option(help: "Play an adventure file instead of the shipped one.")
+    @Option(help: "Play an adventure file instead of the shipped one.", completion: .file(extensions: ["json"]))
     var adventure: String?
 
     @Option(help: "Seconds between two hints unlocking (a decimal number, to the millisecond: 0.001 to 86400).")

@@ -23,7 +23,8 @@ struct Play: ParsableCommand {
             "Join the game efb serve shares on this socket instead of starting one.",
             discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
             valueName: "socket"
-        )
+        ),
+        completion: .file()
     )
     var attach: String?
 
@@ -36,7 +37,10 @@ struct Play: ParsableCommand {
     @Flag(help: "Draw a timed room's last ten seconds in place, one line changing each second, instead of new lines.")
     var countdownInPlace = false
 
-    @Option(help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".")
+    @Option(
+        help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".",
+        completion: .file()
+    )
     var transcript: String?
 
     func validate() throws {

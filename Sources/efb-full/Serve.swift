@@ -12,14 +12,15 @@ struct Serve: ParsableCommand {
             controls the game; the others follow it as observers and may only ask (state, ping, \
             validActions, repeat, snapshot). A client that leaves never stops the game; quit from the \
             controller, SIGINT or SIGTERM ends it. efb play --attach SOCKET and efb braille --attach SOCKET \
-            join it. See Protocol/README.md, section 12.
+            join it. See /usr/share/doc/efb/protocol/README.md.gz, section 12.
             """
     )
 
     @OptionGroup var game: GameOptions
 
     @Option(
-        help: "The socket (default: $XDG_RUNTIME_DIR/escape-from-blindness/game.sock); its folder must be yours alone."
+        help: "The socket (default: $XDG_RUNTIME_DIR/escape-from-blindness/game.sock); its folder must be yours alone.",
+        completion: .file()
     )
     var socket: String?
 

@@ -10,7 +10,7 @@ struct Validate: ParsableCommand {
         abstract: "Check adventure files; every problem is reported as FILE: PATH: PROBLEM."
     )
 
-    @Argument(help: "Adventure files to check.")
+    @Argument(help: "Adventure files to check.", completion: .file(extensions: ["json"]))
     var files: [String]
 
     func run() throws {

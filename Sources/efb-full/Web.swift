@@ -36,7 +36,8 @@ struct Web: ParsableCommand {
         help: ArgumentHelp(
             "Join the game efb serve shares on this socket instead of starting one.",
             valueName: "socket"
-        )
+        ),
+        completion: .file()
     )
     var attach: String?
 
@@ -60,8 +61,8 @@ struct Web: ParsableCommand {
     func run() throws {
         guard ShippedData.folder(.page) != nil else {
             let message = """
-                efb web: the page is missing: it is looked for in ../share/efb/web from the efb binary \
-                (/usr/share/efb/web when installed) and beside a built one. Reinstall the game, or build it again.
+                efb web: the page is missing: \(ShippedData.notFound(.page)). Reinstall the game, or build it \
+                again.
 
                 """
             FileHandle.standardError.write(Data(message.utf8))
