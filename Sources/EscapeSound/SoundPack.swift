@@ -1,6 +1,12 @@
 import EscapeContent
 public import EscapeCore
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the sound files are: one per ``SoundCue`` in `cues/`, one per ``Ambience`` in `ambiences/`,
 /// each named after its wire name (`cues/torch-out.wav`, `ambiences/crackling-forge.wav`).

@@ -1,7 +1,13 @@
 #if Web
 import EscapeContent
 import EscapeCore
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import Dispatch
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 public import Hummingbird
 import HummingbirdWebSocket
@@ -251,7 +257,7 @@ struct PageFiles: Sendable {
             if name == "index.html" {
                 let language = LocaleLanguage.code(of: locale)
                 let text = String(decoding: bytes, as: UTF8.self)
-                    .replacingOccurrences(of: "{{lang}}", with: language.isEmpty ? "en" : language)
+                    .replacing("{{lang}}", with: language.isEmpty ? "en" : language)
                 bytes = Array(text.utf8)
             }
             files[name] = bytes

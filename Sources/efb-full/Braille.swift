@@ -1,8 +1,15 @@
 import ArgumentParser
 import EscapeBraille
 import EscapeCore
+import EscapeLaunch
 import EscapeRuntime
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `efb braille`: plays on a refreshable Braille display through BRLTTY.
 struct Braille: ParsableCommand {
@@ -112,7 +119,7 @@ struct Braille: ParsableCommand {
     }
 
     private static func say(_ line: String) {
-        FileHandle.standardError.write(Data("efb braille: \(line)\n".utf8))
+        StandardError.write("efb braille: \(line)\n")
     }
 
     /// The table named on the command line, loaded now so a wrong name stops before the game starts;
@@ -158,7 +165,11 @@ enum BrailleTableChoice: Equatable {
 
     /// Reads the option's value; nothing or an empty value is BRLTTY's text table.
     init(_ value: String?) {
-        switch value?.trimmingCharacters(in: .whitespaces) {
+        // Blanks around the value do not count (FoundationEssentials has no trimmingCharacters(in:)).
+        let trimmed = value.map {
+            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }
+        switch trimmed {
         case nil, "", "brltty": self = .brltty
         case "auto": self = .auto
         case let name?: self = .table(name)

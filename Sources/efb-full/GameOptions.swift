@@ -5,7 +5,16 @@ public import EscapeLaunch
 import EscapeRuntime
 import EscapeSaves
 import EscapeSound
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GameSettings.Clock: ExpressibleByArgument {}
 
@@ -180,7 +189,7 @@ struct GameOptions: ParsableArguments {
     ///
     /// - Throws: `ExitCode(69)` (EX_UNAVAILABLE) after a one-line message when nothing serves a game there.
     private static func attach(to path: String, clock: any GameClock) throws -> RemoteHost {
-        let log: (String) -> Void = { FileHandle.standardError.write(Data("efb: \($0)\n".utf8)) }
+        let log: (String) -> Void = { StandardError.write("efb: \($0)\n") }
         do {
             return try RemoteHost(connectingTo: path, clock: clock, log: log)
         } catch {
@@ -195,9 +204,9 @@ struct GameOptions: ParsableArguments {
     private static func report(_ ending: RemoteHost.Ending?, path: String) throws {
         switch ending {
         case .detached, nil:
-            FileHandle.standardError.write(Data("efb: left the game served on \(path); it goes on.\n".utf8))
+            StandardError.write("efb: left the game served on \(path); it goes on.\n")
         case .closedByServer(saidBye: false):
-            FileHandle.standardError.write(Data("efb: the game served on \(path) went away.\n".utf8))
+            StandardError.write("efb: the game served on \(path) went away.\n")
             throw ExitCode(69)
         case .closedByServer(saidBye: true):
             break

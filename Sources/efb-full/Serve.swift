@@ -1,7 +1,17 @@
 import ArgumentParser
 import EscapeCore
+import EscapeLaunch
 import EscapeRuntime
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `efb serve`: one game shared by many clients over a Unix domain socket.
 struct Serve: ParsableCommand {
@@ -44,7 +54,7 @@ struct Serve: ParsableCommand {
         do {
             listener = try UnixListener(path: path)
         } catch {
-            FileHandle.standardError.write(Data("efb serve: \(error)\n".utf8))
+            StandardError.write("efb serve: \(error)\n")
             switch error {
             case .alreadyServed: throw ExitCode(75)
             case .folderNotPrivate: throw ExitCode(77)
@@ -52,7 +62,7 @@ struct Serve: ParsableCommand {
             case .system: throw ExitCode(71)
             }
         }
-        FileHandle.standardError.write(Data("efb serve: the game is served on \(path)\n".utf8))
+        StandardError.write("efb serve: the game is served on \(path)\n")
         StopSignals.install()
         let frontEnd = ServeFrontEnd(
             listener: listener,

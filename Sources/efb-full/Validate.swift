@@ -2,7 +2,13 @@ import ArgumentParser
 import EscapeContent
 import EscapeCore
 import EscapeLaunch
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `efb validate FILE...`: checks adventure files and reports every problem with its path.
 struct Validate: ParsableCommand {
@@ -27,7 +33,7 @@ struct Validate: ParsableCommand {
                 )
             } catch {
                 failed = true
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                StandardError.write("\(error)\n")
             }
         }
         if failed { throw ExitCode(1) }
