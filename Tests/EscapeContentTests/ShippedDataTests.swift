@@ -22,7 +22,9 @@ import Testing
 
     @Test func anInstalledBinaryFindsItsDataInShareGamesEfb() throws {
         let root = try tree(["share/games/efb/adventures", "share/games/efb/sounds", "share/games/efb/web"])
-        #expect(ShippedData.folder(.adventures, forExecutable: "\(root)/games/efb") == "\(root)/share/games/efb/adventures")
+        #expect(
+            ShippedData.folder(.adventures, forExecutable: "\(root)/games/efb") == "\(root)/share/games/efb/adventures"
+        )
         #expect(ShippedData.folder(.sounds, forExecutable: "\(root)/games/efb") == "\(root)/share/games/efb/sounds")
         #expect(ShippedData.folder(.page, forExecutable: "\(root)/games/efb") == "\(root)/share/games/efb/web")
     }
@@ -33,7 +35,9 @@ import Testing
             ShippedData.folder(.adventures, forExecutable: "\(root)/libexec/efb/efb-full")
                 == "\(root)/share/games/efb/adventures"
         )
-        #expect(ShippedData.folder(.page, forExecutable: "\(root)/libexec/efb/efb-full") == "\(root)/share/games/efb/web")
+        #expect(
+            ShippedData.folder(.page, forExecutable: "\(root)/libexec/efb/efb-full") == "\(root)/share/games/efb/web"
+        )
         #expect(ShippedData.folder(.sounds, forExecutable: "\(root)/libexec/efb/efb-full") == nil)
     }
 
@@ -64,7 +68,8 @@ import Testing
             withDestinationPath: "\(root)/games/efb"
         )
         #expect(
-            ShippedData.folder(.adventures, forExecutable: "\(root)/elsewhere/efb") == "\(root)/share/games/efb/adventures"
+            ShippedData.folder(.adventures, forExecutable: "\(root)/elsewhere/efb")
+                == "\(root)/share/games/efb/adventures"
         )
     }
 
