@@ -11,6 +11,22 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The settings of a target with resources.
+///
+/// SwiftPM gives such a target an accessor (`Bundle.module`, unused: the data is found by ShippedData) that
+/// imports all of Foundation; the optimizer drops the accessor, but its autolink of Foundation stayed, and
+/// with it the linker took part of Foundation for a symbol FoundationEssentials also has, then the rest of
+/// Foundation and ICU with its 34 MB of data: efb-full was 70.9 MB, 27.7 MB without. An unsafe flag: a
+/// package may depend on this one by path or branch, not by version.
+let resourceTargetSettings: [SwiftSetting] =
+    strictSettings + [
+        .unsafeFlags(
+            ["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "Foundation"],
+            // In a debug build the accessor stays, and needs Foundation.
+            .when(configuration: .release)
+        )
+    ]
+
 let package = Package(
     name: "EscapeFromBlindness",
     products: [
@@ -63,7 +79,7 @@ let package = Package(
             name: "EscapeContent",
             dependencies: ["EscapeCore", "EscapeJSON", "EscapeProtocol"],
             resources: [.copy("Adventures")],
-            swiftSettings: strictSettings
+            swiftSettings: resourceTargetSettings
         ),
         // Progress files: versioned, written atomically; an in-memory store for tests and bots.
         .target(name: "EscapeSaves", dependencies: ["EscapeCore", "EscapeJSON"], swiftSettings: strictSettings),
@@ -110,7 +126,7 @@ let package = Package(
             name: "EscapeSound",
             dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeContent"],
             resources: [.copy("Sounds")],
-            swiftSettings: strictSettings
+            swiftSettings: resourceTargetSettings
         ),
         // The browser front end (`efb web`): a Hummingbird server on its own threads, the page as resources, and
         // a front end that carries the page's commands to the one event loop and its events back. Only with the
@@ -131,14 +147,18 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Web"])),
             ],
             resources: [.copy("Page")],
-            swiftSettings: strictSettings
+            swiftSettings: resourceTargetSettings
         ),
+        // The program's arguments handed to the Swift runtime as the C library gives them, so that
+        // CommandLine.arguments does not depend on /proc (the static runtime reads /proc/self/cmdline).
+        .target(name: "CArguments"),
         // What `efb` and `efb-full` share: the game settings, making a game, `efb pipe`'s own command-line
         // reader and the pipe it starts, the crash line. No Foundation, no ArgumentParser.
         .target(
             name: "EscapeLaunch",
             dependencies: [
-                "EscapeContent", "EscapeCore", "EscapeJSON", "EscapeProtocol", "EscapeRuntime", "EscapeSaves",
+                "CArguments", "EscapeContent", "EscapeCore", "EscapeJSON", "EscapeProtocol", "EscapeRuntime",
+                "EscapeSaves",
             ],
             swiftSettings: strictSettings
         ),

@@ -37,7 +37,7 @@ public enum AdventureLoader {
         guard let folder = ShippedData.folder(.adventures) else {
             throw ContentError(
                 file: "adventures/\(name).json",
-                problems: [.init(path: "$", message: "the shipped adventures are not at ../share/efb/adventures")]
+                problems: [.init(path: "$", message: ShippedData.notFound(.adventures))]
             )
         }
         return try load(path: "\(folder)/\(name).json")

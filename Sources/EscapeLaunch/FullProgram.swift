@@ -13,16 +13,18 @@ import Darwin
 ///
 /// `efb` itself links none of it, nor Foundation, so the pipe starts in a few milliseconds with a few
 /// MiB; the whole program is found beside `efb` (a build folder, or an unpacked tree) or where the
-/// Debian package installs it, `../libexec/efb/efb-full` from `/usr/bin/efb`.
+/// Debian package installs it, `../libexec/efb/efb-full` from `/usr/games/efb`; when `efb`'s own path is
+/// unknown (no `/proc`), at `libexec/efb/efb-full` under the package's prefix (``ShippedData/installPrefix``).
 public enum FullProgram {
     /// The whole program's file name.
     public static let name = "efb-full"
 
     /// Where the whole program may be for an `efb` at `executable`, in the order they are tried.
     ///
-    /// - Parameter executable: `efb`'s own path, links resolved.
-    /// - Returns: Beside it, then `../libexec/efb/` from its folder.
-    public static func candidates(forExecutable executable: String) -> [String] {
+    /// - Parameter executable: `efb`'s own path, links resolved, or `nil` when it is unknown.
+    /// - Returns: Beside it, then `../libexec/efb/` from its folder; without it, the package's place.
+    public static func candidates(forExecutable executable: String?) -> [String] {
+        guard let executable else { return ["\(ShippedData.installPrefix)/libexec/efb/\(name)"] }
         let folder = ShippedData.parent(of: executable)
         return ["\(folder)/\(name)", "\(folder)/../libexec/efb/\(name)"]
     }
@@ -31,7 +33,7 @@ public enum FullProgram {
     ///
     /// When it cannot be started, says so on standard error and ends with status 69 (EX_UNAVAILABLE).
     public static func exec(arguments: [String]) -> Never {
-        let places = ShippedData.executablePath.map(candidates(forExecutable:)) ?? []
+        let places = candidates(forExecutable: ShippedData.executablePath)
         // The program's name stays what the person typed: messages and help say `efb`.
         let argv = [CommandLine.arguments.first ?? "efb"] + arguments
         for place in places where access(place, F_OK) == 0 {
@@ -44,7 +46,7 @@ public enum FullProgram {
             )
             exit(69)
         }
-        let looked = places.isEmpty ? "" : " (looked for \(places.joined(separator: " and ")))"
+        let looked = " (looked for \(places.joined(separator: " and ")))"
         StandardError.write(
             "efb: this command line is answered by \(name), the whole program (efb itself only starts a plain "
                 + "`efb pipe`), and it is not installed beside efb\(looked). "

@@ -142,7 +142,7 @@ public struct PipeCommandLine: Hashable, Sendable {
             JSONWriter.string(RequestEncoder.json(Request(command: command)))
         }
         return "efb pipe: type one JSON command per line, e.g. \(line(.game(.next))) or "
-            + "\(line(.game(.activate(element: nil)))); \(line(.quit)) ends. The protocol is in Protocol/README.md.\n"
+            + "\(line(.game(.activate(element: nil)))); \(line(.quit)) ends. The protocol is in /usr/share/doc/efb/protocol/README.md.gz.\n"
     }
 
     /// Plays: the game (or games) set up, the stop signals caught, the pipe on standard input and output

@@ -1,6 +1,12 @@
 import EscapeContent
 public import EscapeCore
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the sound files are: one per ``SoundCue`` in `cues/`, one per ``Ambience`` in `ambiences/`,
 /// each named after its wire name (`cues/torch-out.wav`, `ambiences/crackling-forge.wav`).
@@ -16,7 +22,7 @@ public struct SoundPack: Sendable, Hashable {
         self.folder = folder
     }
 
-    /// The pack shipped with the game (``ShippedData``: `../share/efb/sounds` from the binary, or beside
+    /// The pack shipped with the game (``ShippedData``: `../share/games/efb/sounds` from the binary, or beside
     /// it when built); `nil` if it was not installed.
     public static var bundled: SoundPack? {
         ShippedData.folder(.sounds).map { SoundPack(folder: $0) }

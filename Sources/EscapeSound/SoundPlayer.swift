@@ -1,5 +1,11 @@
 public import EscapeCore
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Plays the game's sounds through a command-line player: each cue in a process of its own, the
 /// chapter's ambience in one process after another for as long as the chapter lasts.

@@ -1,7 +1,13 @@
 #if Web
 import EscapeContent
 import EscapeCore
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import Dispatch
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 public import Hummingbird
 import HummingbirdWebSocket
@@ -231,7 +237,7 @@ struct GuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// The page's files, read once from the shipped data, and the sound pack's files on demand.
 ///
-/// The page is found as the adventures are (``ShippedData``): `../share/efb/web` from the binary when
+/// The page is found as the adventures are (``ShippedData``): `../share/games/efb/web` from the binary when
 /// installed, SwiftPM's resource folder beside it when built. SwiftPM's `Bundle.module` is not used: an
 /// installed binary has no bundle beside it, and the accessor would fall back to the build machine's path.
 struct PageFiles: Sendable {
@@ -251,7 +257,7 @@ struct PageFiles: Sendable {
             if name == "index.html" {
                 let language = LocaleLanguage.code(of: locale)
                 let text = String(decoding: bytes, as: UTF8.self)
-                    .replacingOccurrences(of: "{{lang}}", with: language.isEmpty ? "en" : language)
+                    .replacing("{{lang}}", with: language.isEmpty ? "en" : language)
                 bytes = Array(text.utf8)
             }
             files[name] = bytes

@@ -1,8 +1,15 @@
 import ArgumentParser
 import EscapeBraille
 import EscapeCore
+import EscapeLaunch
 import EscapeRuntime
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `efb braille`: plays on a refreshable Braille display through BRLTTY.
 struct Braille: ParsableCommand {
@@ -26,7 +33,8 @@ struct Braille: ParsableCommand {
             "Join the game efb serve shares on this socket instead of starting one.",
             discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
             valueName: "socket"
-        )
+        ),
+        completion: .file()
     )
     var attach: String?
 
@@ -76,6 +84,7 @@ struct Braille: ParsableCommand {
         #if BrlAPI
         let chosen = try Self.translator(for: choice)
         let clock = MonotonicClock()
+        var display: BrailleFrontEnd?
         try game.play(clock: clock, sound: sound, attach: attach) { adventureLocale in
             // A joined game's language is the served one's: the environment's is the best guess here.
             let locale = adventureLocale ?? LocaleLanguage.fromEnvironment(ProcessInfo.processInfo.environment) ?? "en"
@@ -88,12 +97,20 @@ struct Braille: ParsableCommand {
                 translator: translator,
                 traces: trace
             )
-            return BrailleFrontEnd(
+            let frontEnd = BrailleFrontEnd(
                 connector: BrlAPIConnector(host: host, auth: auth, acceptsDots: translator.takesDots),
                 clock: clock,
                 options: options,
                 log: { Self.say($0) }
             )
+            display = frontEnd
+            return frontEnd
+        }
+        // Stopped (Ctrl+C, SIGTERM) before BRLTTY ever answered: nothing was played, and a script or a
+        // service manager must not read that as a game played to its end.
+        if let display, !display.isReady {
+            Self.say("stopped before BRLTTY answered: no game was played.")
+            throw ExitCode(69)
         }
         #else
         Self.say("this efb was built without BrlAPI (the BrlAPI trait is off).")
@@ -103,7 +120,7 @@ struct Braille: ParsableCommand {
 
     private static func say(_ line: String) {
         // A trace quotes the game's texts: the terminal gets no command from them.
-        FileHandle.standardError.write(Data("efb braille: \(TerminalSafety.sanitized(line))\n".utf8))
+        StandardError.write("efb braille: \(TerminalSafety.sanitized(line))\n")
     }
 
     /// The table named on the command line, loaded now so a wrong name stops before the game starts;
@@ -149,7 +166,11 @@ enum BrailleTableChoice: Equatable {
 
     /// Reads the option's value; nothing or an empty value is BRLTTY's text table.
     init(_ value: String?) {
-        switch value?.trimmingCharacters(in: .whitespaces) {
+        // Blanks around the value do not count (FoundationEssentials has no trimmingCharacters(in:)).
+        let trimmed = value.map {
+            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }
+        switch trimmed {
         case nil, "", "brltty": self = .brltty
         case "auto": self = .auto
         case let name?: self = .table(name)

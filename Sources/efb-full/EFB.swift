@@ -15,9 +15,10 @@ struct EFB: ParsableCommand {
         commandName: "efb",
         abstract: "Escape From Blindness: an escape-room adventure played with screen-reader gestures.",
         discussion: """
-            The engine speaks newline-delimited JSON (see Protocol/README.md). `efb pipe` is the plain pipe \
-            any front end, editor or bot drives; `efb play` is the game at a terminal. Without a subcommand, \
-            efb plays at a terminal when standard input is one, and is the pipe otherwise.
+            The engine speaks newline-delimited JSON (see /usr/share/doc/efb/protocol/README.md.gz, as the \
+            package installs it). `efb pipe` is the plain pipe any front end, editor or bot drives; `efb play` \
+            is the game at a terminal. Without a subcommand, efb plays at a terminal when standard input is \
+            one, and is the pipe otherwise.
             """,
         version: "0.1.0",
         subcommands: [Play.self, Pipe.self, Braille.self, Serve.self, Validate.self] + webCommands,

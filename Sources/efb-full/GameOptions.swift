@@ -5,7 +5,16 @@ public import EscapeLaunch
 import EscapeRuntime
 import EscapeSaves
 import EscapeSound
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GameSettings.Clock: ExpressibleByArgument {}
 
@@ -25,7 +34,10 @@ struct GameOptions: ParsableArguments {
     @Option(help: "real: the monotonic clock. virtual: time moves only with the wait command.")
     var clock: GameSettings.Clock = .real
 
-    @Option(help: "The save file (default: $XDG_STATE_HOME/escape-from-blindness/progress.json).")
+    @Option(
+        help: "The save file (default: $XDG_STATE_HOME/escape-from-blindness/progress.json).",
+        completion: .file()
+    )
     var save: String?
 
     @Flag(help: "Keep progress in memory only: nothing is read from or written to disk.")
@@ -34,10 +46,13 @@ struct GameOptions: ParsableArguments {
     @Flag(help: "When another game is using the save, play from it without saving instead of stopping.")
     var readOnlySave = false
 
-    @Option(help: "Language of the adventure (default: from LC_ALL, LC_MESSAGES or LANG).")
+    @Option(
+        help: "Language of the adventure (default: from LC_ALL, LC_MESSAGES or LANG).",
+        completion: .list(AdventureLoader.bundledLocales)
+    )
     var locale: String?
 
-    @Option(help: "Play an adventure file instead of the shipped one.")
+    @Option(help: "Play an adventure file instead of the shipped one.", completion: .file(extensions: ["json"]))
     var adventure: String?
 
     @Option(help: "Seconds between two hints unlocking (a decimal number, to the millisecond: 0.001 to 86400).")
@@ -174,7 +189,7 @@ struct GameOptions: ParsableArguments {
     ///
     /// - Throws: `ExitCode(69)` (EX_UNAVAILABLE) after a one-line message when nothing serves a game there.
     private static func attach(to path: String, clock: any GameClock) throws -> RemoteHost {
-        let log: (String) -> Void = { FileHandle.standardError.write(Data("efb: \($0)\n".utf8)) }
+        let log: (String) -> Void = { StandardError.write("efb: \($0)\n") }
         do {
             return try RemoteHost(connectingTo: path, clock: clock, log: log)
         } catch {
@@ -194,9 +209,9 @@ struct GameOptions: ParsableArguments {
     private static func report(_ ending: RemoteHost.Ending?, path: String) throws {
         switch ending {
         case .detached, nil:
-            FileHandle.standardError.write(Data("efb: left the game served on \(path); it goes on.\n".utf8))
+            StandardError.write("efb: left the game served on \(path); it goes on.\n")
         case .closedByServer(saidBye: false):
-            FileHandle.standardError.write(Data("efb: the game served on \(path) went away.\n".utf8))
+            StandardError.write("efb: the game served on \(path) went away.\n")
             throw ExitCode(69)
         case .closedByServer(saidBye: true):
             break

@@ -1,8 +1,18 @@
 import ArgumentParser
 import EscapeConsole
+import EscapeLaunch
 import EscapeRuntime
 import EscapeSaves
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `efb play`: the game at a terminal, in plain lines any screen reader reads, with short typed commands.
 struct Play: ParsableCommand {
@@ -23,7 +33,8 @@ struct Play: ParsableCommand {
             "Join the game efb serve shares on this socket instead of starting one.",
             discussion: "Your first command plays once no other client controls the game; Ctrl+C leaves it.",
             valueName: "socket"
-        )
+        ),
+        completion: .file()
     )
     var attach: String?
 
@@ -36,7 +47,10 @@ struct Play: ParsableCommand {
     @Flag(help: "Draw a timed room's last ten seconds in place, one line changing each second, instead of new lines.")
     var countdownInPlace = false
 
-    @Option(help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".")
+    @Option(
+        help: "Also write the game, as it is played, to this file: every line, and what was typed after \"> \".",
+        completion: .file()
+    )
     var transcript: String?
 
     func validate() throws {
@@ -48,10 +62,10 @@ struct Play: ParsableCommand {
         if speech {
             if let executable = SpeechDispatcher.locate() {
                 speaker = SpeechDispatcher(executable: executable) { message in
-                    FileHandle.standardError.write(Data("\(message)\n".utf8))
+                    StandardError.write("\(message)\n")
                 }
             } else {
-                FileHandle.standardError.write(Data("\(SpeechDispatcher.notInstalled)\n".utf8))
+                StandardError.write("\(SpeechDispatcher.notInstalled)\n")
             }
         }
         var transcriptFile: Int32?
@@ -59,7 +73,7 @@ struct Play: ParsableCommand {
             let descriptor = open(transcript, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
                 let reason = String(cString: strerror(errno))
-                FileHandle.standardError.write(Data("efb: cannot write the transcript \(transcript): \(reason)\n".utf8))
+                StandardError.write("efb: cannot write the transcript \(transcript): \(reason)\n")
                 throw ExitCode(73)
             }
             transcriptFile = descriptor

@@ -1,7 +1,17 @@
 import ArgumentParser
 import EscapeCore
+import EscapeLaunch
 import EscapeRuntime
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `efb serve`: one game shared by many clients over a Unix domain socket.
 struct Serve: ParsableCommand {
@@ -12,14 +22,15 @@ struct Serve: ParsableCommand {
             controls the game; the others follow it as observers and may only ask (state, ping, \
             validActions, repeat, snapshot). A client that leaves never stops the game; quit from the \
             controller, SIGINT or SIGTERM ends it. efb play --attach SOCKET and efb braille --attach SOCKET \
-            join it. See Protocol/README.md, section 12.
+            join it. See /usr/share/doc/efb/protocol/README.md.gz, section 12.
             """
     )
 
     @OptionGroup var game: GameOptions
 
     @Option(
-        help: "The socket (default: $XDG_RUNTIME_DIR/escape-from-blindness/game.sock); its folder must be yours alone."
+        help: "The socket (default: $XDG_RUNTIME_DIR/escape-from-blindness/game.sock); its folder must be yours alone.",
+        completion: .file()
     )
     var socket: String?
 
@@ -43,7 +54,7 @@ struct Serve: ParsableCommand {
         do {
             listener = try UnixListener(path: path)
         } catch {
-            FileHandle.standardError.write(Data("efb serve: \(error)\n".utf8))
+            StandardError.write("efb serve: \(error)\n")
             switch error {
             case .alreadyServed: throw ExitCode(75)
             case .folderNotPrivate, .linkNotYours, .servedByAnotherUser: throw ExitCode(77)
@@ -51,7 +62,7 @@ struct Serve: ParsableCommand {
             case .system: throw ExitCode(71)
             }
         }
-        FileHandle.standardError.write(Data("efb serve: the game is served on \(path)\n".utf8))
+        StandardError.write("efb serve: the game is served on \(path)\n")
         StopSignals.install()
         let frontEnd = ServeFrontEnd(
             listener: listener,

@@ -1,7 +1,14 @@
 import ArgumentParser
+import EscapeLaunch
 import EscapeRuntime
 import EscapeSound
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The sound options of the front ends that play sound themselves (`play`, `braille`; a pipe client
 /// plays its own).
@@ -31,7 +38,7 @@ struct SoundOptions: ParsableArguments {
     func makePlayer() -> SoundPlayer? {
         guard sound || soundPlayer != nil else { return nil }
         let environment = ProcessInfo.processInfo.environment
-        let report: (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let report: (String) -> Void = { StandardError.write("\($0)\n") }
         guard let command = soundPlayer.map(PlayerCommand.shell) ?? PlayerCommand.locate(environment: environment)
         else {
             report(PlayerCommand.notFound)

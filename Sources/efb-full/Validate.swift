@@ -3,7 +3,13 @@ import EscapeContent
 import EscapeCore
 import EscapeLaunch
 import EscapeRuntime
+
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `efb validate FILE...`: checks adventure files and reports every problem with its path.
 struct Validate: ParsableCommand {
@@ -11,7 +17,7 @@ struct Validate: ParsableCommand {
         abstract: "Check adventure files; every problem is reported as FILE: PATH: PROBLEM."
     )
 
-    @Argument(help: "Adventure files to check.")
+    @Argument(help: "Adventure files to check.", completion: .file(extensions: ["json"]))
     var files: [String]
 
     func run() throws {
@@ -30,7 +36,7 @@ struct Validate: ParsableCommand {
                 )
             } catch {
                 failed = true
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                StandardError.write("\(error)\n")
             }
         }
         if failed { throw ExitCode(1) }

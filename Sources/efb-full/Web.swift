@@ -1,4 +1,5 @@
 import ArgumentParser
+import EscapeLaunch
 
 #if Web
 import EscapeContent
@@ -7,7 +8,12 @@ import EscapeRuntime
 import EscapeSaves
 import EscapeSound
 import EscapeWeb
+#if canImport(FoundationEssentials)
+// Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `efb web`: the game in a web browser, for players of NVDA, JAWS, VoiceOver and Orca.
 struct Web: ParsableCommand {
@@ -36,7 +42,8 @@ struct Web: ParsableCommand {
         help: ArgumentHelp(
             "Join the game efb serve shares on this socket instead of starting one.",
             valueName: "socket"
-        )
+        ),
+        completion: .file()
     )
     var attach: String?
 
@@ -60,11 +67,11 @@ struct Web: ParsableCommand {
     func run() throws {
         guard ShippedData.folder(.page) != nil else {
             let message = """
-                efb web: the page is missing: it is looked for in ../share/efb/web from the efb binary \
-                (/usr/share/efb/web when installed) and beside a built one. Reinstall the game, or build it again.
+                efb web: the page is missing: \(ShippedData.notFound(.page)). Reinstall the game, or build it \
+                again.
 
                 """
-            FileHandle.standardError.write(Data(message.utf8))
+            StandardError.write(message)
             throw ExitCode(72)
         }
         let environment = ProcessInfo.processInfo.environment
@@ -74,7 +81,7 @@ struct Web: ParsableCommand {
         if attach != nil || game.memorySave {
             token = WebToken.random()
         } else if let save = game.save ?? FileSaveStore.defaultPath(environment: environment) {
-            let folder = (save as NSString).deletingLastPathComponent
+            let folder = ShippedData.parent(of: save)
             try? FileManager.default.createDirectory(
                 atPath: folder,
                 withIntermediateDirectories: true,
@@ -107,14 +114,14 @@ struct Web: ParsableCommand {
             do {
                 running = try WebServer.start(configuration: configuration, bridge: bridge)
             } catch {
-                FileHandle.standardError.write(Data("efb web: cannot listen on \(host):\(port): \(error)\n".utf8))
+                StandardError.write("efb web: cannot listen on \(host):\(port): \(error)\n")
                 throw ExitCode(71)
             }
             server = running
             let shown = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
             let url = "http://\(shown):\(running.port)/?token=\(token)"
-            FileHandle.standardOutput.write(Data("\(url)\n".utf8))
-            FileHandle.standardError.write(Data("efb web: open \(url) in a browser; Ctrl+C stops.\n".utf8))
+            _ = FileOutput(descriptor: 1).write(Array("\(url)\n".utf8))
+            StandardError.write("efb web: open \(url) in a browser; Ctrl+C stops.\n")
             if open, let opener = Self.opener(searchPath: environment["PATH"] ?? "/usr/bin:/bin") {
                 _ = QuietSpawn.start(opener, arguments: [opener, url])
             }

@@ -2,13 +2,13 @@ import EscapeTestSupport
 import Foundation
 import Testing
 
-/// A copy of efb laid out as the Debian package installs it (`PREFIX/bin/efb`, `PREFIX/share/efb/`) plays
+/// A copy of efb laid out as the Debian package installs it (`PREFIX/games/efb`, `PREFIX/share/games/efb/`) plays
 /// with its own data, wherever the prefix is; without data it says so and stops.
 struct RelocatedEFBTests {
-    /// `PREFIX/bin/efb`, copied from the built one, in a fresh folder.
+    /// `PREFIX/games/efb`, copied from the built one, in a fresh folder.
     private func relocatedEFB() throws -> URL {
         let prefix = try temporaryFolder("relocated")
-        let bin = prefix.appendingPathComponent("bin")
+        let bin = prefix.appendingPathComponent("games")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let copy = bin.appendingPathComponent("efb")
         try FileManager.default.copyItem(at: efbExecutable, to: copy)
@@ -54,10 +54,10 @@ struct RelocatedEFBTests {
         return (String(decoding: output, as: UTF8.self), errors.text, process.terminationStatus)
     }
 
-    @Test func aRelocatedEFBPlaysTheAdventureInShareEfbBesideIt() throws {
+    @Test func aRelocatedEFBPlaysTheAdventureInShareGamesEfbBesideIt() throws {
         let efb = try relocatedEFB()
         let prefix = efb.deletingLastPathComponent().deletingLastPathComponent()
-        let adventures = prefix.appendingPathComponent("share/efb/adventures")
+        let adventures = prefix.appendingPathComponent("share/games/efb/adventures")
         try FileManager.default.createDirectory(at: adventures, withIntermediateDirectories: true)
         // Its own English adventure, told apart from the build's by its title.
         let shipped = try String(
@@ -87,7 +87,10 @@ struct RelocatedEFBTests {
         #expect(result.status == 65, "\(result.stdout.prefix(300)) \(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("the adventure cannot be played"), "\(result.stderr)")
-        #expect(result.stderr.contains("../share/efb/adventures"), "\(result.stderr)")
+        // Every place searched is named, absolute.
+        let prefix = efb.deletingLastPathComponent().deletingLastPathComponent().resolvingSymlinksInPath().path
+        #expect(result.stderr.contains("\(prefix)/share/games/efb/adventures"), "\(result.stderr)")
+        #expect(result.stderr.contains("EscapeFromBlindness_EscapeContent.resources/Adventures"), "\(result.stderr)")
     }
 
     @Test func aRelocatedEFBRunsTheWholeProgramFromLibexecWithTheSameData() throws {
@@ -99,13 +102,13 @@ struct RelocatedEFBTests {
             at: efbExecutable.deletingLastPathComponent().appendingPathComponent("efb-full"),
             to: libexec.appendingPathComponent("efb-full")
         )
-        let adventures = prefix.appendingPathComponent("share/efb/adventures")
+        let adventures = prefix.appendingPathComponent("share/games/efb/adventures")
         try FileManager.default.createDirectory(at: adventures, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: packageRoot.appendingPathComponent("docs/examples/lantern-room.json"),
             to: adventures.appendingPathComponent("en.json")
         )
-        // The whole program itself finds the data at ../../share/efb: it plays the adventure installed there.
+        // The whole program itself finds the data at ../../share/games/efb: it plays the adventure installed there.
         // Run first, through `run`, which waits out ETXTBSY: once the copy has run, no child forked by
         // another test while it was being written still holds it open, so efb's own exec of it below
         // cannot fail with ETXTBSY (it did once, beside a parallel test run).
