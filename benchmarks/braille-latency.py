@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Key-to-display latency of `efb braille` through a real BRLTTY, against a bare BrlAPI echo client.
 
 Starts Debian's brltty with its virtual driver on free loopback ports and acts as a 40-cell display:

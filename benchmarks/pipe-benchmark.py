@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """The pipe protocol's speed and size, measured side by side with public tools, in one run.
 
     benchmarks/pipe-benchmark.py [--binary PATH] [--lines N] [--latency-commands N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Property test: the engine accepts exactly the commands schema/command.schema.json accepts.
 
 Usage: command_property.py EFB [--seed N] [--count N] [--keep FILE]

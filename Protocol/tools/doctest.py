@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check Protocol/README.md against the engine and the schemas, so the spec cannot drift.
 
 Usage: doctest.py EFB [README]

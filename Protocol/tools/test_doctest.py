@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """doctest.py must be able to fail: it is run on a copy of Protocol/README.md with one example of each
 kind broken, and must report every one of them (and exit 1).
 

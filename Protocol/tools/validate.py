@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Validate NDJSON lines against the protocol's JSON Schemas (draft 2020-12).
 
 Usage: validate.py events FILE...     every line must be a valid event; seq counts up by one from its first

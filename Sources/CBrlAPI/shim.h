@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What Swift cannot import from BrlAPI's headers, wrapped: the thread-local error (a macro), the
 // write-arguments initializer (a macro), the UINT64_C key constants, and an exception handler that
 // records the error instead of aborting the process.

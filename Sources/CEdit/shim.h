@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libedit's own interface (Debian's libedit-dev), for the console's line editing. el_set and history
 // take variable arguments, which Swift cannot call, so each use has a wrapper here.
 //

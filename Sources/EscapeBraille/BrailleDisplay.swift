@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How many cells a Braille display has.
 public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// Cells in a row.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The BRLTTY commands the front end understands, with BRLTTY's own numbers (`BRL_CMD_*`).
 ///
 /// They arrive through BrlAPI as command keys, whatever the display's own key names are: BRLTTY's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text laid out on a display: its cells broken into lines no wider than the display, at word
 /// boundaries of the text.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text turned into the cells that show it, with the maps between the two.
 ///
 /// A contracted word takes fewer cells than it has letters, so a character and a cell are no longer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The words the Braille front end shows of its own, in each language of the adventures.
 ///
 /// Everything else on the display is the engine's, in the adventure's language; these are the few

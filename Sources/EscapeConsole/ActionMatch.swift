@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import EscapeCore
 
 /// Which of an element's custom actions a typed name means.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import EscapeCore
 
 /// One line of console output, with what kind of line it is.

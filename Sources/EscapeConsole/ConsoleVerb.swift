@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import EscapeCore
 
 /// A command typed at the console, with the words that name it and the line `help` gives it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why an adventure file was refused: every problem found, each with its path inside the file.
 public struct ContentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One problem.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EscapeFromBlindness: the game as a library, for programs that play it in their own process.
 //
 // One import gives an embedder everything it needs and nothing it does not:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The entry point every C-boundary fuzz target shares (`efb-fuzz-edit`, `efb-fuzz-louis`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension JSONReader {
     /// The most members ``readFlatObject(_:)`` reads; a larger object is left to ``read(_:)``.
     public static let maximumFlatMembers = 16

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a line is not acceptable JSON.
 public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of problem.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON value, as read from or written to the wire.
 ///
 /// Integers and other numbers are kept apart so `3` stays an integer and `3.5` is not mistaken for one.

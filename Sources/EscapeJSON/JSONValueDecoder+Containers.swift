@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The members of a JSON object, read by key.
 struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoder

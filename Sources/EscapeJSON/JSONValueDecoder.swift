@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decodes `Decodable` types from a ``JSONValue``, as Foundation's JSON decoder does from bytes.
 ///
 /// Errors are `DecodingError`s whose coding paths lead to the offending value, so a caller can name

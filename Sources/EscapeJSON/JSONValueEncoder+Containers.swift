@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Fills in the members of a JSON object.
 struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Encodes `Encodable` types to a ``JSONValue``, to be written by ``JSONWriter``.
 ///
 /// It builds what Foundation's JSON encoder would write: `nil` optionals encoded with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes JSON values compactly, with object keys sorted, so equal values always give equal bytes.
 ///
 /// In the ``Style/wire`` style it escapes, beyond what JSON requires, U+2028, U+2029 and U+0085, which

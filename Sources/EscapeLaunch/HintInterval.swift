@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--hint-interval`: seconds written as a decimal number, kept as the whole milliseconds they are.
 ///
 /// Parsed by hand: `Double` would take `0x10`, `inf` and `1e-9`, and a fraction of a millisecond would

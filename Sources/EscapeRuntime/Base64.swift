@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Standard base64 (RFC 4648 §4) with `=` padding, as Foundation's `Data.base64EncodedString()` writes
 /// it and `Data(base64Encoded:)` reads it: no line breaks, nothing outside the alphabet.
 enum Base64 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where progress is kept.
 public protocol SaveStore: AnyObject {
     /// A short description for logs ("file /path", "memory").

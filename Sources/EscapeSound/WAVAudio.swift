@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A WAV file of 16-bit signed PCM samples, read and written without Foundation.
 ///
 /// The pack is made of such files (mono, 22050 Hz); the player reads one to learn how long it lasts and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The three locks on the web server: the token, the `Host` and a WebSocket's `Origin`.
 ///
 /// Pure logic: the server asks it about each request. `Host` is checked against DNS rebinding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A libFuzzer target over the BrlAPI key and text paths: each input is a display width and a stream
 // of BrlAPI key codes (as `brlapi_readKey` hands them over: commands, routing keys, typed dots,
 // Unicode symbols, anything else), played into the Braille view of a real game; after every key the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A libFuzzer target over the libedit boundary: each input is typed, as raw bytes (keys, escape
 // sequences, broken UTF-8, pastes past the line limit), into the console's line editor on a real
 // pseudo-terminal; every completed line goes through the console's command parser.

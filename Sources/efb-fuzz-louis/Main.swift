@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A libFuzzer target over the liblouis boundary: each input, read as UTF-8 (long, accented, emoji,
 // combining, control characters), is translated with the English and French contracted tables the
 // game ships with, both styles, and the cells are back-translated; each input is also read as dot

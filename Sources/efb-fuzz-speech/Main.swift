@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A libFuzzer target over the speech-dispatcher strings: each input, read as UTF-8, is said through
 // `SpeechDispatcher` as the console says lines, with a stand-in `spd-say` (`/bin/true`) so the whole
 // path to `posix_spawn` runs: printf's `%` escaped, options ended by `--`, the language as an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The libFuzzer targets (see Targets.swift): `lines` (framing and decoding), `engine` (the whole path
 // a line takes, on the virtual clock or a real one that moves, with small hint intervals), `snapshot`
 // (restore of any payload, re-signed), `save` (the save loader on a real file) and `adventure` (the

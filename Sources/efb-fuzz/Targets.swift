@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fuzz targets, each in process and fast: no target replays an input twice or starts a process.
 import EscapeContent
 import EscapeCore

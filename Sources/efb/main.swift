@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `efb`: starts the pipe itself and hands every other command line to the whole program, efb-full.
 //
 // Bots and embedders start an engine per game or per worker; this executable links the game, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A BrlAPI server that lets clients connect, then fails them: a fault injector for the Braille tests.
 
 It speaks just enough of BrlAPI's protocol (version 8) for brlapi__openConnection to succeed with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """efb web in a real browser: Debian's chromium through chromium-driver, driven by selenium.
 
     python3 Tests/Browser/test_web.py [--binary PATH] [--artifacts DIR] [unittest options]

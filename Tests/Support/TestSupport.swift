@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers the test targets share: the built efb, running it, draining its pipes, waiting for a condition.
 // A target of its own (not a product), so each test target uses the same code instead of a copy.
 package import Foundation

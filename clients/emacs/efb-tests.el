@@ -1,4 +1,5 @@
 ;;; efb-tests.el --- ERT tests of efb.el against the real engine -*- lexical-binding: t; -*-
+;; SPDX-License-Identifier: Apache-2.0
 
 ;;; Commentary:
 

@@ -1,4 +1,5 @@
 ;;; efb.el --- Play Escape From Blindness in Emacs -*- lexical-binding: t; -*-
+;; SPDX-License-Identifier: Apache-2.0
 
 ;; Copyright (C) 2026 The Escape From Blindness authors
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A reference bot that plays Escape From Blindness to its end from the protocol alone.
 
     python3 clients/python/bot.py [--binary PATH] [--seed N] [--locale en] [--protocol 1.1|1.0]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small standard-library client for the Escape From Blindness engine (``efb pipe``).
 
 The engine speaks newline-delimited JSON: one command per line on its standard input, one event per

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A Gymnasium environment for Escape From Blindness bots, on top of :mod:`efb_client`.
 
     from efb_gym import EscapeEnv

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Self-test of efb_client.py (and whole games by bot.py, in protocol 1.1 and 1.0) against the
 built engine.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tests of efb_gym.py, the Gymnasium environment, against the built engine.
 
     python3 clients/python/test_gym.py [-v]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The Gymnasium env under Ray: RLlib's env runners on a local Ray cluster.
 
     python3 clients/python/test_ray.py [-v]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the Python tests share: finding the built engine the way the repository's other tests do.
 
 The engine is ``$EFB_BINARY`` when set; else the efb of ``swift build --show-bin-path`` (the build

@@ -1,4 +1,5 @@
 ;;; 50efb.el --- Debian start-up file for the efb package  -*- lexical-binding: t; -*-
+;; SPDX-License-Identifier: Apache-2.0
 
 ;; M-x efb and M-x efb-attach, without a `require' in the user's init file.
 ;; The folder is checked first: after "apt remove" this file stays (it is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Something that says text aloud, for players who want speech without a screen reader.
 ///
 /// It must not block: the game goes on while it speaks, and what it says next may cut what it says now.

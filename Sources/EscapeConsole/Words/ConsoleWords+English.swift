@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ConsoleWords {
     /// The English table, also every unknown locale's.
     static func english(_ key: Key) -> String {

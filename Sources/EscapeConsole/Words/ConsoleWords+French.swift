@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ConsoleWords {
     /// The French table, written like the shipped `fr.json`: the player is addressed as « tu », with no
     /// word that gives the player a gender, and French spacing before « : », « ; » and « ? ».

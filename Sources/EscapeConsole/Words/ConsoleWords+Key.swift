@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ConsoleWords {
     /// Every sentence of the catalogue; each language has one for every key (its table is a switch).
     ///

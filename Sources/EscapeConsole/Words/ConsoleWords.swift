@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeCore
 
 /// The console's own words in one language: roles, counts, verdicts, help, errors and prompts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A whole adventure in one locale: the story, its puzzles and the engine's own sentences.
 ///
 /// Adventures are data, loaded from JSON files (see the EscapeContent module); this type is their

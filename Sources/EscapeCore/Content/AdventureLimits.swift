@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How big an adventure may be, so a hostile or broken file cannot make the engine or a Braille
 /// display choke; each limit is documented in Protocol/README.md.
 public enum AdventureLimits {

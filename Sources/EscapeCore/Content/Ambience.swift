@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A chapter's ambient sound, named by the adventure (`wind-in-a-shaft`, say), for a front end to loop
 /// while the chapter lasts.
 ///

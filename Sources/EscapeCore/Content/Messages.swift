@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The engine's own sentences in one locale, kept with the adventure so a translation is data.
 ///
 /// Sentences may hold placeholders in braces (`{n}`, `{count}`, `{text}`, `{title}`), filled in by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The folding typed answers go through before they are compared: case, diacritics and width
 /// are ignored.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Engine {
     /// The form in which typed answers are compared: no case, no diacritics, no width, no
     /// punctuation, and single spaces between words (see `AnswerFolding`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Engine {
     /// Carries out one command on the state; `apply` undoes it if this throws.
     mutating func perform(_ command: GameCommand, now: Int64) throws(CommandRefusal) -> [Effect] {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the player has done on the level being played.
 struct LevelState: Hashable, Sendable, Codable {
     /// When the player arrived, for hint timing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Engine {
     static let titleID = "title"
     static let textID = "text"

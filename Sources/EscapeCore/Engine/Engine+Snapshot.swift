@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything the engine holds, as a value that can be stored and brought back exactly.
 ///
 /// Front ends treat it as opaque: the protocol carries it as a versioned, checksummed blob. The

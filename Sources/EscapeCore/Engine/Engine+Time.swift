@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The torch's clock on timed levels: the time left is said every minute, every 15 seconds in the
 /// last minute and every second in the last ten; at zero the level starts over, never the game.
 extension Engine {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One thing a player can do now: the command, the element it acts on, and what it is in words.
 public struct ValidAction: Sendable, Hashable {
     /// The element the command acts on (it is focused first), or `nil` for a screen-wide gesture.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A direction for the rotor and for element navigation.
 public enum Direction: String, Sendable, Hashable, CaseIterable {
     /// Forwards.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How urgently an announcement should be spoken.
 public enum Priority: String, Sendable, Hashable, CaseIterable, Codable {
     /// After whatever is being said.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A gesture a player makes: one of the screen reader's gestures, or one of the game's own requests
 /// that a front end puts on a key.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A position in the adventure: 0-based chapter and level indices.
 public struct LevelPosition: Sendable, Hashable, Comparable, Codable {
     /// 0-based chapter index.

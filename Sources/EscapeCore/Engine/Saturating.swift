@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Time arithmetic that clamps instead of trapping: times come from peers (a restored snapshot, an
 /// embedder's clock), so no sum or product of them may end the process.
 extension Int64 {

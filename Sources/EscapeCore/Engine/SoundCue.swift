@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The short sounds the game asks its front end to play, each tied to one moment of play.
 ///
 /// The raw values are the wire form (the `name` of a `sound` event); a front end maps each to an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Closed questions: a question and answer buttons, shuffled; activating the right one solves it.
 extension ClosedQuestion: LevelKind {
     /// The answers' order on screen, as indices into ``answers``.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Custom-action levels: objects with actions; solved when every object has its right action, in any
 /// order; a complete wrong set resets them.
 extension CustomActionPuzzle: LevelKind {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Dials locks: adjustable wheels, each turned up or down to its value; magic tap or the lock's
 /// button tries the combination.
 extension DialsPuzzle: LevelKind {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One kind of level: its content as the adventure file gives it, the player's state on it, the
 /// elements it puts on screen, and what gestures do to it.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Open questions: a question and a text field; activating the field submits what was typed.
 extension OpenQuestion: LevelKind {
     /// The text typed into the field.

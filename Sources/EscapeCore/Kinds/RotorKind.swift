@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Rotor levels: clues, and a door whose rotors offer codes and read the clues; activating the door
 /// tries the code chosen on the codes rotor.
 extension RotorPuzzle: LevelKind {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One accessible element of a screen, as a screen reader would present it.
 ///
 /// Its fields are kept in one box its copies share: an element crosses the engine, the session and the

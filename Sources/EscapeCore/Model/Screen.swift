@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The kinds of screen the game shows.
 public enum ScreenKind: String, Sendable, Hashable, CaseIterable {
     /// One page of the opening instructions.

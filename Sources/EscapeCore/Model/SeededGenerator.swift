@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A small, fast, repeatable random number generator (SplitMix64).
 ///
 /// The engine owns one as part of its state, so a seed and a list of commands give the same game

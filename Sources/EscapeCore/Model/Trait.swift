@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What kind of thing an accessible element is, in the words screen readers use.
 ///
 /// The raw values are the wire form; they follow the names of UIKit's accessibility traits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension EngineWords {
     /// The English table, also every unknown locale's.
     ///

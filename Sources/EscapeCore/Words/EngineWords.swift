@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The engine's own words in one language: gesture labels, the core's refusals, decoding errors.
 ///
 /// It holds the labels of the gestures the engine lists, the core's refusals, and the messages of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How every part of the game reads a locale name: by its language alone.
 ///
 /// The adventure file, the engine's and the console's words, the Braille key descriptions and

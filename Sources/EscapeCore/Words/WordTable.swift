@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A table of sentences in one language, by key, with placeholders in braces (`{count}`): the engine's
 /// words, the runtime's and each front end's.
 public protocol WordTable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Splits a byte stream into lines, with a bound on how much of a line it keeps.
 ///
 /// Lines end with `\n`; a `\r` before it is dropped. A line longer than the limit is not buffered:

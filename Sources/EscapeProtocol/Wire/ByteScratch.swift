@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import EscapeJSON
 
 /// Bytes being written, behind a pointer the writer owns: appending a byte is a store and a count,

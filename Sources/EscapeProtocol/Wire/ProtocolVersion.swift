@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A protocol version: `major.minor`, written `[major, minor]` on the wire.
 ///
 /// Versions with the same major number only add to each other; a new major number breaks.

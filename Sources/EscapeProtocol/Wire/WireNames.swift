@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeCore
 
 // The one place where gestures and commands get their wire names: the `type` of a command, the keys of

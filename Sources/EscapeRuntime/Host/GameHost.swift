@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeProtocol
 
 /// The game an ``EventLoop`` drives a front end around: a ``SessionHost`` in the same process, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeProtocol
 
 /// Many games in one engine (`efb pipe --games N`): one ``SessionHost`` each, behind one pipe.

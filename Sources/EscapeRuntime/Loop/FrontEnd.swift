@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeProtocol
 
 /// A way of playing that the ``EventLoop`` drives: it reads what the player does and shows the game.

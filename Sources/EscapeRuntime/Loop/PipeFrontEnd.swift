@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeProtocol
 
 /// The plain pipe: protocol lines in on one file descriptor, protocol lines out on another.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeCore
 import EscapeProtocol
 public import EscapeSaves

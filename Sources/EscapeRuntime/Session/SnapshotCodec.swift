@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package import EscapeCore
 import EscapeJSON
 package import EscapeProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 public import EscapeCore
 
 /// The runtime's own words in one language: what a session, a shared game (`efb serve`, and a console or

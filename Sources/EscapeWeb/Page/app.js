@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Escape From Blindness in a browser: a client of the engine's NDJSON protocol (version 1.1) over a
 // WebSocket, for players of screen readers (NVDA, JAWS, VoiceOver, Orca) and their sighted companions.
 //

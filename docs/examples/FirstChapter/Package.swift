@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // Plays the first chapter of the shipped English adventure in process, with a scripted player, through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The first chapter of the shipped English adventure, played in process by a scripted player: it reads
 // each screen the game sends, finds the button whose label is the answer it knows, and activates it.
 // It exits 0 once the game says the chapter is complete, and 1 with the reason otherwise.
