@@ -41,7 +41,7 @@ public final class GamePool: GameHost {
     /// every game, in order.
     public func handle(_ input: SessionInput) -> [StampedEvent] {
         switch input {
-        case .start, .time, .endOfInput, .stop:
+        case .start, .time, .endOfInput, .inputEnds, .stop:
             return everyGame(input)
         case .frame(.line(let bytes), let origin):
             let routed = CommandDecoder.decode(bytes, games: hosts.count)

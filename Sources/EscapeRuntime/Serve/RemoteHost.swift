@@ -146,7 +146,7 @@ public final class RemoteHost: GameHost {
             return handle(CommandDecoder.decode(bytes))
         case .decoded(let outcome, _, _):
             return handle(outcome)
-        case .frame(.tooLong, _), .time, .saveFailed:
+        case .frame(.tooLong, _), .time, .saveFailed, .inputEnds:
             break
         case .request(let request), .question(let request):
             forward(request, then: [])

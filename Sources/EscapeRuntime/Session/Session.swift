@@ -208,6 +208,12 @@ public struct Session: Sendable {
                 drain()
             }
             end(.eof, replyTo: nil)
+        case .inputEnds(let origin):
+            // As at the end of the input, but the game goes on with the lines still to be read.
+            while let wait = pendingWait, origin == nil || wait.replyTo?.origin?.client == origin?.client {
+                resumeAfterWait()
+                drain()
+            }
         case .stop:
             if pendingWait != nil { resumeAfterWait() }
             queue = InputQueue()
@@ -228,7 +234,7 @@ public struct Session: Sendable {
             handle(request)
         case .requests(let requests):
             carryOut(requests)
-        case .start, .time, .saveFailed, .endOfInput, .stop, .question:
+        case .start, .time, .saveFailed, .endOfInput, .inputEnds, .stop, .question:
             process(input)
         }
     }

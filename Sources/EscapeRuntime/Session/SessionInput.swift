@@ -30,6 +30,14 @@ public enum SessionInput: Sendable, Hashable {
     case saveFailed(location: String, error: SaveError)
     /// The input ended: no more lines will come.
     case endOfInput
+    /// The input will end, though lines are still to be read: its writer closed (a pipe or a socket that
+    /// hung up) or it is a regular file, whose end is always at hand. A pending real-clock `wait` sent
+    /// on that input is cut short as at the end of the input, with every `wait` among the lines it
+    /// kept, and those lines are answered; the lines still to be read come after, as usual.
+    ///
+    /// `from` names the client whose input it is (``Origin/client``) when a front end has many: only
+    /// that client's `wait` is cut short. `nil` stands for the one input there is.
+    case inputEnds(from: Origin? = nil)
     /// The process was asked to stop (SIGINT or SIGTERM).
     case stop
 }
