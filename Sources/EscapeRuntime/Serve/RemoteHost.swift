@@ -144,7 +144,7 @@ public final class RemoteHost: GameHost {
             return joined
         case .frame(.line(let bytes), _):
             return handle(CommandDecoder.decode(bytes))
-        case .decoded(let outcome, _, _):
+        case .decoded(let outcome, _, _), .unrouted(let outcome, _):
             return handle(outcome)
         case .frame(.tooLong, _), .time, .saveFailed, .inputEnds:
             break

@@ -15,6 +15,10 @@ public enum SessionInput: Sendable, Hashable {
     /// A protocol line already decoded, with its length in bytes, and who sent it: a front end that
     /// reads a line's `game` to know which session it is for (``GamePool``) does not decode it twice.
     case decoded(CommandDecoder.Outcome, length: Int, from: Origin? = nil)
+    /// A line that is no game's (its `game` could not be read, in an engine hosting many): answered at
+    /// once, even during a pending `wait`, since it waits behind no game's lines (only a refusal comes
+    /// so: a request is never unrouted).
+    case unrouted(CommandDecoder.Outcome, from: Origin? = nil)
     /// A command a front end made itself (a Braille key, a typed word).
     case request(Request)
     /// Commands carried out one after another, each answered as its own request; the first one
