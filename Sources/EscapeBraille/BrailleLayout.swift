@@ -42,31 +42,65 @@ struct BrailleLayout: Equatable {
             let cell = { text.cellOfSource[min(max($0, 0), text.source.count)] }
             return cell(range.lowerBound)..<cell(range.upperBound)
         }
+        var lines = Self.wrap(cells, 0..<cells.count, width: width, keptCell: keptCell, group: group)
+        // The caret starts a line after what was typed (a word cut at the display's end): the line ends
+        // at the caret instead, with as much as fits of the text before it, as screen readers do.
+        if let keptCell, keptCell > 0, keptCell < cells.count, !BrailleText.isBlank(cells[keptCell - 1]),
+            lines.contains(where: { $0.lowerBound == keptCell })
+        {
+            var start = max(0, keptCell + 1 - width)
+            if start > 0, !BrailleText.isBlank(cells[start - 1]),
+                let blank = cells[start..<keptCell].firstIndex(where: BrailleText.isBlank)
+            {
+                start = blank + 1
+            }
+            // The caret's line is never empty: the lines around it may be.
+            lines =
+                (Self.wrap(cells, 0..<start, width: width, keptCell: nil, group: nil) + [start..<(keptCell + 1)]
+                + Self.wrap(cells, (keptCell + 1)..<cells.count, width: width, keptCell: nil, group: group)).filter {
+                    !$0.isEmpty
+                }
+        }
+        self.lines = lines
+    }
+
+    /// The lines of `cells[range]`, broken after the last blank that fits (see the initializer).
+    private static func wrap(
+        _ cells: [Character],
+        _ range: Range<Int>,
+        width: Int,
+        keptCell: Int?,
+        group: Range<Int>?
+    ) -> [Range<Int>] {
         var lines: [Range<Int>] = []
-        var start = 0
-        while cells.count - start > width {
+        var start = range.lowerBound
+        let end = range.upperBound
+        while end - start > width {
             let limit = start + width
             var line = start..<limit
             var next = limit
             if BrailleText.isBlank(cells[limit]) {
                 next = limit == keptCell ? limit : limit + 1
             } else if let blank = cells[start..<limit].lastIndex(where: BrailleText.isBlank), blank > start {
-                line = start..<blank
-                next = blank == keptCell ? blank : blank + 1
+                // The caret's blank stays on the line when it fits, after the word typed before it.
+                line = start..<(blank == keptCell ? blank + 1 : blank)
+                next = blank + 1
             }
             if let group, group.count <= width, group.lowerBound > start,
                 group.lowerBound < line.upperBound, line.upperBound < group.upperBound
             {
                 // The group would be split: the line ends before it (on the blank before it, if any).
-                let end = group.lowerBound
-                line = start..<(end - 1 > start && BrailleText.isBlank(cells[end - 1]) ? end - 1 : end)
-                next = end
+                let groupStart = group.lowerBound
+                line =
+                    start..<(groupStart - 1 > start && BrailleText.isBlank(cells[groupStart - 1])
+                    ? groupStart - 1 : groupStart)
+                next = groupStart
             }
             lines.append(line)
             start = next
         }
-        lines.append(start..<cells.count)
-        self.lines = lines
+        lines.append(start..<end)
+        return lines
     }
 
     /// The characters laid out.

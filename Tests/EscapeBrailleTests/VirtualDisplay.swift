@@ -25,6 +25,10 @@ final class VirtualDisplay: @unchecked Sendable {
     private struct State {
         var visual = ""
         var dots: [Character] = []
+        /// The last update whole: the text BRLTTY was given and the dots it showed for it.
+        var frame: (text: [Character], dots: [Character])?
+        /// How many updates BRLTTY sent.
+        var frames = 0
         var history: [String] = []
         var closed = false
         /// How many of ``history``'s lines the test has read.
@@ -103,7 +107,12 @@ final class VirtualDisplay: @unchecked Sendable {
                     pending.removeSubrange(...newline)
                     if line.hasPrefix("Braille \""), line.hasSuffix("\"") {
                         let cells = Self.cells(fromDots: line.dropFirst(9).dropLast())
-                        state.withLock { $0.dots = cells }
+                        // BRLTTY sends the text first, then the dots that show it (the cursor's dots 7-8 too).
+                        state.withLock {
+                            $0.dots = cells
+                            $0.frame = (Array($0.visual), cells)
+                            $0.frames += 1
+                        }
                         continue
                     }
                     guard line.hasPrefix("Visual \""), line.hasSuffix("\"") else { continue }
@@ -150,6 +159,19 @@ final class VirtualDisplay: @unchecked Sendable {
 
     /// The dots of every cell as BRLTTY last sent them to the display, as U+28xx characters.
     var dots: [Character] { state.withLock { $0.dots } }
+
+    /// The last update whole: each cell's character as BRLTTY was given it (U+28xx characters stand for
+    /// their dots) and the dots BRLTTY showed, its cursor's dots 7-8 included; `nil` before the first.
+    var frame: (text: [Character], dots: [Character])? { state.withLock { $0.frame } }
+
+    /// How many updates BRLTTY sent the display.
+    var frameCount: Int { state.withLock { $0.frames } }
+
+    /// The cells where BRLTTY shows its cursor (dots 7 and 8, which no letter, digit or punctuation of
+    /// its text table nor a 6-dot contracted cell has) in ``frame``.
+    static func cursorCells(_ dots: [Character]) -> [Int] {
+        dots.indices.filter { (dots[$0].unicodeScalars.first.map { $0.value - 0x2800 } ?? 0) & 0xC0 == 0xC0 }
+    }
 
     /// Cells from the driver's `Braille` line: each cell's dot numbers (`1245`), `|` between cells.
     static func cells(fromDots line: Substring) -> [Character] {
