@@ -8,14 +8,11 @@
 Each test opens efb web in Chromium under Xvfb with Orca 43 running (orca_session.py) and presses keys
 with xdotool, as a player does; what Orca says is read from its debug log. The tests check:
 - a page load reads the game and lands on the first screen's heading, never in a combo box;
-- after each screen change Orca says the new screen's title, and nothing from the top of the page;
-- a wrong answer's message is said once, without the typed text;
-- a solved room's message and the next room's title are said in that order, as one utterance;
-- a focused control whose name changes is not said again by a live region;
-- the page's keys (Control+Alt+letter, Escape) reach the page in Orca's browse mode and in focus mode;
-- the history closes back onto a control, the sound key says what it did, the time key says the time;
-- a timed level's notices are said, from the polite live region;
-- and the whole game, intro to end, by keys only (EFB_ORCA_WHOLE_GAME=0 leaves it out).
+- after each screen change of the introduction Orca says the new title, and nothing from the top;
+- a wrong answer's message is said once; a solved room's outcome once, after the next room's title;
+- the page's keys (Control+Alt+letter, Escape) reach the page in Orca's browse mode: hint, sound (said
+  aloud), repeat, time, history (opened, then closed onto something Orca reads), level menu.
+Not yet covered here: focus mode, a focused control's name change, timed notices, the whole game.
 Every utterance of the run is kept in ARTIFACTS/orca-utterances.txt, one test after another.
 """
 
