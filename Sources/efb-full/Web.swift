@@ -162,11 +162,11 @@ struct Web: ParsableCommand {
         case .previous: french ? "Maj+Tab" : "Shift+Tab"
         case .activate: french ? "Entrée" : "Enter"
         case .adjust: french ? "flèches haut et bas" : "Up and Down arrows"
-        case .magicTap: "Alt+Shift+M"
+        case .magicTap: french ? "Ctrl+Alt+M" : "Control+Alt+M"
         case .escape: french ? "Échap" : "Escape"
-        case .hint: "Alt+Shift+H"
-        case .menu: "Alt+Shift+L"
-        case .repeat: "Alt+Shift+R"
+        case .hint: french ? "Ctrl+Alt+H" : "Control+Alt+H"
+        case .menu: french ? "Ctrl+Alt+L" : "Control+Alt+L"
+        case .repeat: french ? "Ctrl+Alt+R" : "Control+Alt+R"
         case .first, .last, .pan, .rotor, .rotorItem, .action: nil
         }
     }

@@ -360,7 +360,7 @@ class BrowserTests(unittest.TestCase):
                     seen_kinds.add("chapter")
                     self.check_axe(page, f"{locale} chapter page")
                     self.screenshot(page, f"{locale}-chapter")
-                page.chord(Keys.ALT, Keys.SHIFT, "m")
+                page.chord(Keys.CONTROL, Keys.ALT, "m")
             else:
                 level = game.level(title)
                 self.assertIsNotNone(level, f"no level is called {title!r}")
@@ -392,7 +392,7 @@ class BrowserTests(unittest.TestCase):
         self.screenshot(page, f"{locale}-end")
 
     def check_menu(self, page: Page, locale: str, title: str) -> None:
-        page.chord(Keys.ALT, Keys.SHIFT, "l")
+        page.chord(Keys.CONTROL, Keys.ALT, "l")
         menu_title = page.wait_new_screen(title)
         self.assert_focus_on_screen(page, menu_title)
         focused = page.focused()
@@ -488,7 +488,7 @@ class BrowserTests(unittest.TestCase):
                     wait_for("the dial to turn", lambda b=before: page.value(page.focused()) != b, 3)
                 self.assertEqual(page.value(page.focused()), target)
             # The magic tap key tries the combination.
-            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            page.chord(Keys.CONTROL, Keys.ALT, "m")
         else:
             self.fail(f"unknown level kind {kind}")
 
@@ -572,21 +572,21 @@ class BrowserTests(unittest.TestCase):
         self.screenshot(first, "en-taken-over")
 
     def test_hints_repeat_and_history_from_the_keyboard(self) -> None:
-        """Alt+Shift+H says a hint, Alt+Shift+R says it again, Alt+Shift+Y shows what was said and goes to it."""
+        """Control+Alt+H says a hint, Control+Alt+R says it again, Control+Alt+Y shows what was said and goes to it."""
         _, page = self.open("en", "--memory-save", "--hints-at-once")
         game = Game("en")
         title = page.title()
         while game.kind(title) != "level":
-            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            page.chord(Keys.CONTROL, Keys.ALT, "m")
             title = page.wait_new_screen(title)
         hint = game.level(title)["hints"][0]
 
         def history() -> List[str]:
             by_id = {m["nodeId"]: m for m in page.tree()}
             return [page.text_of(n, by_id) for n in page.nodes("listitem")]
-        page.chord(Keys.ALT, Keys.SHIFT, "h")
+        page.chord(Keys.CONTROL, Keys.ALT, "h")
         wait_for("the hint in a live region", lambda: hint in page.live_text(), 2)
-        page.chord(Keys.ALT, Keys.SHIFT, "y")
+        page.chord(Keys.CONTROL, Keys.ALT, "y")
         focused = wait_for("the history's heading to take the focus",
                            lambda: (n := page.focused()) and page.role(n) == "heading" and n, 2)
         self.assertEqual(page.name(focused), "What was said")
@@ -594,7 +594,7 @@ class BrowserTests(unittest.TestCase):
         self.assertTrue(any(hint in item for item in said), said)
         self.assertTrue(any(item.strip() == title for item in said), said)
         count = sum(hint in item for item in said)
-        page.chord(Keys.ALT, Keys.SHIFT, "r")
+        page.chord(Keys.CONTROL, Keys.ALT, "r")
         wait_for("the hint said again", lambda: sum(hint in item for item in history()) > count, 2)
         self.screenshot(page, "en-history")
 
@@ -606,7 +606,7 @@ class BrowserTests(unittest.TestCase):
         game = Game("en")
         title = page.title()
         while game.kind(title) != "level":
-            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            page.chord(Keys.CONTROL, Keys.ALT, "m")
             title = page.wait_new_screen(title)
         self.solve(page, game.level(title))
         title = page.wait_new_screen(title)
@@ -646,7 +646,7 @@ class BrowserTests(unittest.TestCase):
         title = page.title()
         self.assert_focus_on_screen(page, title)
         while game.kind(title) != "level":
-            page.chord(Keys.ALT, Keys.SHIFT, "m")
+            page.chord(Keys.CONTROL, Keys.ALT, "m")
             title = page.wait_new_screen(title)
             self.assert_focus_on_screen(page, title)
         self.solve(page, game.level(title))
@@ -806,8 +806,8 @@ class InterfaceTests(unittest.TestCase):
     def screens_through_the_pipe(self, seed: str, taps: int) -> List[Dict[str, Any]]:
         # The names the page gives its keys (Sources/efb/Web.swift), which the chapter pages list.
         keys = {"next": "Tab", "previous": "Shift+Tab", "activate": "Enter", "adjust": "Up and Down arrows",
-                "magicTap": "Alt+Shift+M", "escape": "Escape", "hint": "Alt+Shift+H", "menu": "Alt+Shift+L",
-                "repeat": "Alt+Shift+R"}
+                "magicTap": "Control+Alt+M", "escape": "Escape", "hint": "Control+Alt+H", "menu": "Control+Alt+L",
+                "repeat": "Control+Alt+R"}
         commands = [{"type": "hello", "id": "h", "protocol": [1, 1], "keys": keys}]
         commands += [{"type": "magicTap", "id": number} for number in range(1, taps + 1)]
         result = subprocess.run(

@@ -53,13 +53,18 @@
         ["Enter, Space", "Activate a button"],
         ["Up and Down arrows", "Turn a dial that has the focus"],
         ["Escape", "Escape: back out (the level menu on a level)"],
-        ["Alt+Shift+M", "Magic tap: the screen's main action"],
-        ["Alt+Shift+H", "Hear a hint"],
-        ["Alt+Shift+L", "Open the level menu"],
-        ["Alt+Shift+R", "Repeat the last announcement"],
-        ["Alt+Shift+Y", "Show the history of what was said, and go to it"],
-        ["Alt+Shift+S", "Sound on or off"],
+        ["Control+Alt+M", "Magic tap: the screen's main action"],
+        ["Control+Alt+H", "Hear a hint"],
+        ["Control+Alt+L", "Open the level menu"],
+        ["Control+Alt+R", "Repeat the last announcement"],
+        ["Control+Alt+T", "Hear the time left on a timed level"],
+        ["Control+Alt+Y", "Show the history of what was said, and go to it; again to close it"],
+        ["Control+Alt+S", "Sound on or off"],
       ],
+      keysNote: "These keys work with a screen reader in browse mode and in focus mode: Orca leaves Control+Alt with a letter to the page.",
+      soundOn: "Sound on.",
+      soundOff: "Sound off.",
+      noTimer: "This room has no time limit.",
     },
     fr: {
       connecting: "Connexion au jeu…",
@@ -102,13 +107,18 @@
         ["Entrée, Espace", "Activer un bouton"],
         ["Flèches haut et bas", "Tourner la roue qui a le focus"],
         ["Échap", "Échappement : revenir en arrière (le menu des niveaux sur un niveau)"],
-        ["Alt+Maj+M", "Toucher magique : l’action principale de l’écran"],
-        ["Alt+Maj+H", "Entendre un indice"],
-        ["Alt+Maj+L", "Ouvrir le menu des niveaux"],
-        ["Alt+Maj+R", "Répéter la dernière annonce"],
-        ["Alt+Maj+Y", "Afficher l’historique de ce qui a été dit, et y aller"],
-        ["Alt+Maj+S", "Son activé ou coupé"],
+        ["Ctrl+Alt+M", "Toucher magique : l’action principale de l’écran"],
+        ["Ctrl+Alt+H", "Entendre un indice"],
+        ["Ctrl+Alt+L", "Ouvrir le menu des niveaux"],
+        ["Ctrl+Alt+R", "Répéter la dernière annonce"],
+        ["Ctrl+Alt+T", "Entendre le temps qui reste sur un niveau chronométré"],
+        ["Ctrl+Alt+Y", "Afficher l’historique de ce qui a été dit, et y aller ; de nouveau pour le fermer"],
+        ["Ctrl+Alt+S", "Son activé ou coupé"],
       ],
+      keysNote: "Ces touches marchent avec un lecteur d’écran en mode navigation comme en mode formulaire : Orca laisse Ctrl+Alt avec une lettre à la page.",
+      soundOn: "Son activé.",
+      soundOff: "Son coupé.",
+      noTimer: "Cette salle n’a pas de limite de temps.",
     },
   };
 
@@ -154,12 +164,28 @@
     }, 50);
   }
 
+  function carryIntoHeading(title, text) {
+    const carried = document.createElement("span");
+    carried.className = "visually-hidden";
+    carried.textContent = text + " ";
+    title.prepend(carried);
+    title.addEventListener("blur", () => carried.remove(), { once: true });
+  }
+
+  // Shown in the message line and kept in the history, not spoken (the focus move speaks it).
+  function show(text, wrong) {
+    addHistory(text);
+    $("message").textContent = text;
+    $("message").classList.toggle("wrong", wrong);
+  }
+
   function addHistory(text) {
     const list = $("history");
     const item = document.createElement("li");
     item.textContent = text;
-    list.appendChild(item);
-    while (list.children.length > 300) list.removeChild(list.firstChild);
+    // Newest first: "what did I miss" starts with what was said last.
+    list.prepend(item);
+    while (list.children.length > 300) list.removeChild(list.lastChild);
   }
 
   // MARK: words of the page
@@ -173,6 +199,7 @@
     $("history-button").textContent = w.history;
     $("history-title").textContent = w.historyTitle;
     $("sound").textContent = w.sound;
+    $("theme-title").textContent = w.theme;
     $("theme-label").textContent = w.theme + " ";
     $("theme-system").textContent = w.themeSystem;
     $("theme-light").textContent = w.themeLight;
@@ -180,6 +207,7 @@
     $("theme-contrast").textContent = w.themeContrast;
     $("take-over").textContent = w.takeOver;
     $("keys-title").textContent = w.keysTitle;
+    $("keys-note").textContent = w.keysNote;
     const keys = $("keys");
     keys.textContent = "";
     for (const [key, meaning] of w.keys) {
@@ -280,7 +308,9 @@
           state.rotors[event.element] = event;
           break;
         case "announce":
-          if (event.category !== "echo") speech.push(event);
+          // The time left is a notice, polite, even the last seconds: it must not cut off the room.
+          if (event.category === "time") speech.push({ text: event.text, priority: "polite" });
+          else if (event.category !== "echo") speech.push(event);
           break;
         case "result":
           if (event.outcome !== "correct") wrong = true;
@@ -326,6 +356,7 @@
         focusElement(focus ? focus.element.id : "title");
         moved = true;
       }
+      retireOldScreens();
       state.connectedOnce = true;
     } else {
       for (const element of changed) updateElement(element);
@@ -380,8 +411,7 @@
 
   function renderChoice() {
     const w = state.words;
-    const section = $("screen");
-    section.textContent = "";
+    const section = newScreen();
     const title = heading(1, w.choiceTitle);
     title.id = "screen-title";
     const text = document.createElement("p");
@@ -393,6 +423,33 @@
     $("magic-tap").hidden = true;
     $("escape").hidden = true;
     title.focus();
+    retireOldScreens();
+  }
+
+  // A new screen is put in beside the old one, its heading (or control) takes the focus, and only then
+  // are the old screen's controls removed. Removing the focused control first makes Orca move its focus
+  // to the new heading by itself and then take the real focus event as "already there": it says nothing.
+  // The old screen is moved out of sight meanwhile (still in the accessibility tree: hiding it is removing it).
+  function newScreen() {
+    const old = $("screen");
+    const section = document.createElement("section");
+    section.className = "screen";
+    section.setAttribute("aria-labelledby", "screen-title");
+    old.removeAttribute("id");
+    old.removeAttribute("aria-labelledby");
+    for (const node of old.querySelectorAll("[id]")) node.removeAttribute("id");
+    old.classList.add("leaving");
+    section.id = "screen";
+    old.after(section);
+    return section;
+  }
+
+  function retireOldScreens() {
+    const leaving = Array.from(document.querySelectorAll("section.screen.leaving"));
+    if (leaving.length === 0) return;
+    setTimeout(() => {
+      for (const node of leaving) node.remove();
+    }, 300);
   }
 
   function heading(level, text) {
@@ -411,8 +468,10 @@
   }
 
   function renderScreen(screen) {
-    const section = $("screen");
-    section.textContent = "";
+    const section = newScreen();
+    // The last room's outcome does not stay on the next screen.
+    $("message").textContent = "";
+    $("message").classList.remove("wrong");
     section.dataset.kind = screen.kind;
     let titled = false;
     for (const element of screen.elements) {
@@ -640,6 +699,7 @@
       node.textContent = t.paused ? `${text} (${state.words.paused})` : text;
     };
     node.hidden = false;
+    node.setAttribute("aria-label", state.words.timeLeft);
     show();
     // Shown every second for the eyes; role=timer is not live: the engine says the time at its moments.
     if (!event.paused) state.timerTick = setInterval(show, 1000);
@@ -719,8 +779,9 @@
     }
   }
 
-  function setSound(on) {
+  function setSound(on, spoken) {
     state.sound = on;
+    if (spoken) say(on ? state.words.soundOn : state.words.soundOff, "polite");
     localStorage.setItem("efb-sound", on ? "on" : "off");
     $("sound").setAttribute("aria-pressed", on ? "true" : "false");
     if (on) startAmbience();
@@ -729,36 +790,63 @@
 
   // MARK: keys and controls
 
+  // Opening the history goes to it; closing it comes back to where the player was (or to the history
+  // button, or the screen's heading), never to nothing.
+  let beforeHistory = null;
   function toggleHistory(show) {
     const section = $("history-section");
+    if (show) beforeHistory = document.activeElement;
+    const focusWasInside = section.contains(document.activeElement);
     section.hidden = !show;
     $("history-button").setAttribute("aria-expanded", show ? "true" : "false");
-    if (show) $("history-title").focus();
+    if (show) {
+      $("history-title").focus();
+    } else if (focusWasInside || document.activeElement === document.body) {
+      const back = beforeHistory && beforeHistory.isConnected && beforeHistory !== document.body ? beforeHistory : null;
+      (back || $("history-button")).focus();
+    }
+  }
+
+  function sayTime() {
+    const t = state.timer;
+    if (!t) {
+      say(state.words.noTimer, "polite");
+      return;
+    }
+    say($("timer").textContent, "polite");
   }
 
   function setTheme(theme) {
     if (theme === "system") document.documentElement.removeAttribute("data-theme");
     else document.documentElement.dataset.theme = theme;
     localStorage.setItem("efb-theme", theme);
-    $("theme").value = theme;
+    // Set by script only when it differs: a select changed at start-up can pull Orca into it (focus mode).
+    if ($("theme").value !== theme) $("theme").value = theme;
   }
 
   function onKey(event) {
     if (event.key === "Escape" && !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      // Escape in an answer field that holds text leaves the text (and the room) alone.
+      if (event.target.tagName === "INPUT" && event.target.value !== "") return;
       if (state.screen && state.screen.escape && state.role === "controller") {
         event.preventDefault();
         send({ type: "escape" });
       }
       return;
     }
-    if (!(event.altKey && event.shiftKey) || event.ctrlKey || event.metaKey) return;
+    // Control+Alt with a letter: screen readers leave it to the page in browse mode (Orca takes
+    // Alt+Shift+letter there for its lists, and single letters and Shift+letter for its navigation).
+    // A key that types a character with AltGr (Control+Alt on some systems: ł, €) is left to the field.
+    if (!(event.ctrlKey && event.altKey) || event.shiftKey || event.metaKey) return;
+    if (event.key.length === 1 && event.key.toLowerCase() !== event.code.slice(3).toLowerCase()) return;
     const actions = {
       KeyM: () => send({ type: "magicTap" }),
       KeyH: () => send({ type: "hint" }),
       KeyL: () => send({ type: "menu" }),
       KeyR: () => send({ type: "repeat" }),
+      KeyT: () => sayTime(),
       KeyY: () => toggleHistory($("history-section").hidden),
-      KeyS: () => setSound(!state.sound),
+      KeyS: () => setSound(!state.sound, true),
     };
     const action = actions[event.code];
     if (!action) return;
@@ -777,7 +865,7 @@
     $("menu").addEventListener("click", () => send({ type: "menu" }));
     $("repeat").addEventListener("click", () => send({ type: "repeat" }));
     $("history-button").addEventListener("click", () => toggleHistory($("history-section").hidden));
-    $("sound").addEventListener("click", () => setSound(!state.sound));
+    $("sound").addEventListener("click", () => setSound(!state.sound, true));
     $("theme").addEventListener("change", (event) => setTheme(event.target.value));
     $("take-over").addEventListener("click", () => sendWeb("web.takeOver"));
     document.addEventListener("keydown", onKey);

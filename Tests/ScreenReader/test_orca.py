@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""efb web as Orca speaks it: what a screen reader's user hears, asserted from Orca's own words.
+
+    dbus-run-session -- /usr/bin/python3 Tests/ScreenReader/test_orca.py --binary PATH [--artifacts DIR]
+    (Tests/ScreenReader/run does this.)
+
+Each test opens efb web in Chromium under Xvfb with Orca 43 running (orca_session.py) and presses keys
+with xdotool, as a player does; what Orca says is read from its debug log. The tests check:
+- a page load reads the game and lands on the first screen's heading, never in a combo box;
+- after each screen change of the introduction Orca says the new title, and nothing from the top;
+- a wrong answer's message is said once; a solved room's outcome once, after the next room's title;
+- the page's keys (Control+Alt+letter, Escape) reach the page in Orca's browse mode: hint, sound (said
+  aloud), repeat, time, history (opened, then closed onto something Orca reads), level menu.
+Not yet covered here: focus mode, a focused control's name change, timed notices, the whole game.
+Every utterance of the run is kept in ARTIFACTS/orca-utterances.txt, one test after another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import unittest
+from typing import Any, Dict, List, Optional
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from orca_session import Browser, Desktop  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPTIONS: Dict[str, str] = {}
+DESKTOP: Optional[Desktop] = None
+
+# The page's own words (the rest comes from the adventure files).
+PAGE = {
+    "en": {"next_item": "next item", "history": "What was said", "sound_off": "Sound off.", "sound_on": "Sound on.",
+           "no_timer": "This room has no time limit.", "time_left": "Time left", "brand": "Escape From Blindness"},
+    "fr": {"next_item": "élément suivant", "history": "Ce qui a été dit", "sound_off": "Son coupé.",
+           "sound_on": "Son activé.", "no_timer": "Cette salle n’a pas de limite de temps.",
+           "time_left": "Temps restant", "brand": "Escape From Blindness"},
+}
+
+
+def heading(title: str, level: int = 1) -> str:
+    return f"{title} heading level {level}"
+
+
+class Game:
+    """What a player who knows the game knows: the adventure file."""
+
+    def __init__(self, locale: str) -> None:
+        with open(os.path.join(ROOT, "Sources", "EscapeContent", "Adventures", f"{locale}.json"), encoding="utf-8") as file:
+            self.adventure = json.load(file)
+        self.levels = [level for chapter in self.adventure["chapters"] for level in chapter["levels"]]
+        self.by_title = {level["title"]: level for level in self.levels}
+        self.intro = [page["title"] for page in self.adventure["intro"]]
+
+
+class OrcaTestCase(unittest.TestCase):
+    desktop: Desktop
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.desktop = DESKTOP
+
+    def setUp(self) -> None:
+        self.desktop.note(f"==== {self.id()}")
+
+    def open(self, locale: str, *arguments: str) -> List[str]:
+        """efb web and Chromium on it; returns what Orca said while the page loaded, once it is quiet."""
+        self.locale = locale
+        self.words = PAGE[locale]
+        self.game = Game(locale)
+        browser = Browser(self.desktop, OPTIONS["binary"], ["--memory-save", "--locale", locale, "--seed", "1",
+                                                           *arguments], locale)
+        self.addCleanup(browser.close)
+        mark = self.desktop.mark()
+        browser.open()
+        first = heading(self.game.intro[0])
+        self.desktop.wait_for(lambda u: first in u.text, 60, f"Orca to read {first!r}", mark)
+        said = self.desktop.quiet(mark, 1.5, 20)
+        return said
+
+    def key(self, *keys: str, quiet: float = 1.0) -> List[str]:
+        return self.desktop.key(*keys, quiet=quiet)
+
+    def assert_said(self, said: List[str], text: str, why: str) -> None:
+        self.assertTrue(any(text in u for u in said), f"{why}: Orca did not say {text!r}; it said {said}")
+
+    def assert_screen_change(self, said: List[str], title: str, why: str) -> None:
+        """The new title is said as a heading, and nothing from the top of the page (brand, progress)."""
+        self.assert_said(said, heading(title), why)
+        top = [u for u in said if u.startswith(self.words["brand"]) or "levels solved" in u or "niveaux résolus" in u]
+        self.assertEqual(top, [], f"{why}: the top of the page was read: {said}")
+
+    def tab_to(self, start: str, backwards: bool = False, limit: int = 45) -> List[str]:
+        """Tab (or Shift+Tab) until Orca names a control that starts with `start`; returns what it said then.
+        The cycle goes through Chromium's own toolbar too."""
+        for _ in range(limit):
+            said = self.key("shift+Tab" if backwards else "Tab", quiet=0.5)
+            if any(u.startswith(start) for u in said):
+                return said
+            # Past the screen's last control: back the other way (Tab through Chromium's toolbar and back
+            # into the page lands on the first control silently).
+            if not backwards and "leaving region." in said:
+                backwards = True
+        self.fail(f"Tab never reached {start!r}")
+
+    def to_first_level(self) -> str:
+        """Escape skips the introduction, the magic tap key begins the first chapter."""
+        first_chapter = self.game.adventure["chapters"][0]["title"]
+        said = self.key("Escape")
+        self.assert_said(said, first_chapter, "Escape skips the introduction")
+        title = self.game.levels[0]["title"]
+        self.assert_screen_change(self.key("ctrl+alt+m"), title, "the magic tap key begins the chapter")
+        return title
+
+
+class ScreenChangeTests(OrcaTestCase):
+    def check_load_and_intro(self, locale: str) -> None:
+        said = self.open(locale)
+        self.assertEqual([u for u in said if "combo box" in u or u in ("Focus mode", "Browse mode")], [],
+                         f"the page load pulled Orca into a control: {said}")
+        self.assertTrue(heading(self.game.intro[0]) in said[-1],
+                        f"the page load ends on the first screen's heading: {said[-4:]}")
+        # Each page of the introduction by Tab to Continue and Enter, as a new player does.
+        for title in self.game.intro[1:]:
+            self.tab_to("Continue")
+            said = self.key("Return")
+            self.assert_screen_change(said, title, "Enter on Continue")
+
+    def test_a_page_load_and_each_screen_change_in_english(self) -> None:
+        self.check_load_and_intro("en")
+
+    def test_a_page_load_and_each_screen_change_in_french(self) -> None:
+        self.check_load_and_intro("fr")
+
+
+class RoomTests(OrcaTestCase):
+    def check_rooms(self, locale: str) -> None:
+        self.open(locale)
+        title = self.to_first_level()
+        level = self.game.levels[0]
+        puzzle = level["puzzle"]
+        # A wrong answer: its message once.
+        wrong = next(a for a in puzzle["answers"] if not a.get("correct"))
+        self.tab_to(wrong["label"])
+        said = self.key("Return")
+        message = wrong.get("feedback") or puzzle["wrong"]
+        self.assertEqual(sum(u.count(message) for u in said), 1, f"the wrong answer's message once: {said}")
+        # The right one: the next room's title first (the focus moves to it), then the room's outcome, once
+        # (polite: it does not cut the title off).
+        right = next(a for a in puzzle["answers"] if a.get("correct"))
+        self.tab_to(right["label"])
+        said = self.key("Return")
+        following = self.game.levels[1]["title"]
+        self.assert_screen_change(said, following, "a solved room")
+        at = next(i for i, u in enumerate(said) if heading(following) in u)
+        after = [u for u in said[at + 1:] if u.strip()]
+        self.assertEqual(len(after), 1, f"the outcome once, after the title: {said}")
+
+        # The keys in browse mode (focus on the heading).
+        self.check_keys(self.game.levels[1]["title"], "browse mode")
+        del title
+
+    def check_keys(self, title: str, mode: str) -> None:
+        w = self.words
+        said = self.key("ctrl+alt+h")
+        self.assertTrue(said, f"the hint key says something in {mode}")
+        hint = said[-1]
+        self.assert_said(self.key("ctrl+alt+s"), w["sound_off"], f"the sound key in {mode}")
+        # Repeat after something else was said (the same text twice in a row is not read again by Orca).
+        self.assert_said(self.key("ctrl+alt+r"), hint, f"the repeat key in {mode}")
+        self.assert_said(self.key("ctrl+alt+t"), w["no_timer"], f"the time key in {mode}")
+        self.assert_said(self.key("ctrl+alt+s"), w["sound_on"], f"the sound key again in {mode}")
+        self.assert_said(self.key("ctrl+alt+y"), heading(w["history"], 2), f"the history key in {mode}")
+        said = self.key("ctrl+alt+y")
+        self.assertTrue(said, f"closing the history lands on something Orca reads ({mode})")
+        menu = self.key("ctrl+alt+l")
+        self.assertTrue(any("heading level 1" in u for u in menu) or any("push button" in u for u in menu),
+                        f"the level menu key in {mode}: {menu}")
+        self.assert_said(self.key("Escape"), title, f"Escape leaves the menu in {mode}")
+
+    def test_rooms_and_keys_in_english(self) -> None:
+        self.check_rooms("en")
+
+    def test_rooms_and_keys_in_french(self) -> None:
+        self.check_rooms("fr")
+
+
+def main() -> None:
+    global DESKTOP
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--artifacts", default=os.path.join(ROOT, "artifacts", "screenreader"))
+    arguments, rest = parser.parse_known_args()
+    OPTIONS["binary"] = os.path.abspath(arguments.binary)
+    os.makedirs(arguments.artifacts, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="efb-orca-")
+    DESKTOP = Desktop(folder, os.path.join(arguments.artifacts, "orca-utterances.txt"))
+    started = time.monotonic()
+    try:
+        DESKTOP.start()
+        print(f"Orca is up after {time.monotonic() - started:.1f} s", file=sys.stderr)
+        program = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2)
+        ok = program.result.wasSuccessful()
+    finally:
+        DESKTOP.stop()
+    print(f"Orca's utterances: {os.path.join(arguments.artifacts, 'orca-utterances.txt')}; "
+          f"{time.monotonic() - started:.0f} s in all", file=sys.stderr)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
