@@ -128,11 +128,12 @@ struct SharedMachineTests {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let socket = base + "/game.sock"
         let heard = base + "/heard"
-        // nobody's server: listens, and writes down whatever a client says in its first 3 s.
+        // nobody's server: listens, and writes down whatever a client says in its first 3 s. Debian's own
+        // Python, not the tests' (`EFB_PYTHON` may live under root's 0700 home, where nobody cannot go).
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         server.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", pythonCommand, "-c",
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
             """
             import socket, sys
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind(sys.argv[1]); s.listen(1)
