@@ -145,9 +145,9 @@ public final class RemoteHost: GameHost {
             return joined
         case .frame(.line(let bytes), _):
             return handle(CommandDecoder.decode(bytes))
-        case .decoded(let outcome, _, _):
+        case .decoded(let outcome, _, _), .unrouted(let outcome, _):
             return handle(outcome)
-        case .frame(.tooLong, _), .time, .saveFailed:
+        case .frame(.tooLong, _), .time, .saveFailed, .inputEnds:
             break
         case .request(let request), .question(let request):
             forward(request, then: [])
