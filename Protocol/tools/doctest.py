@@ -185,10 +185,18 @@ def shared_game(efb):
         observer = Client(socket_path)
         for client in (controller, slow, observer):
             client.read_until(lambda event: event["type"] == "idle")
+        # Clients that spoke: none makes room for the 17th (§12), which is then refused.
+        for client in (controller, slow):
+            client.send('{"type":"ping","id":"here"}')
+            client.read_until(lambda event: event["type"] == "done")
         observer.send('{"type":"next","id":1}')
         observer.send('{"type":"hello","id":2,"protocol":[1,1],"role":"controller"}')
         said += [event.get("message") for event in observer.read_until(lambda event: event.get("replyTo") == 2 and event["type"] == "done") if event["type"] == "error"]
-        crowd = [Client(socket_path) for _ in range(14)]
+        crowd = [Client(socket_path) for _ in range(13)]
+        for client in crowd:
+            client.read_until(lambda event: event["type"] == "idle")
+            client.send('{"type":"ping","id":"here"}')
+            client.read_until(lambda event: event["type"] == "done")
         extra = Client(socket_path)
         said += [event.get("message") for event in extra.read_until(lambda event: False) if event["type"] == "error"]
         for client in crowd:
@@ -271,6 +279,7 @@ PROBES = {
     "level must be between 1 and 4 in chapter 1": [b'{"type":"goto","chapter":1,"level":5}'],
     "ms must be between 0 and 86400000": [b'{"type":"wait","ms":86400001}'],
     "ms must be an integer, not 1.5": [b'{"type":"wait","ms":1.5}'],
+    "ms must be an integer, not a fraction too small to be told from 0": [b'{"type":"wait","ms":1e-400}'],
     "ifGen must be at most 9007199254740991": [b'{"type":"ping","ifGen":9007199254740992}'],
     "element must be a string, not null": [b'{"type":"focus","element":null}'],
     "text is 1001 characters (code points) long; the limit is 1000": [b'{"type":"input","text":"' + b"a" * 1001 + b'"}'],

@@ -29,7 +29,12 @@ extension HintInterval: ExpressibleByArgument {
 
 /// The options every way of playing shares.
 struct GameOptions: ParsableArguments {
-    @Option(help: "Seed of the generator that shuffles answers; the same seed gives the same game.")
+    // Taken whatever it looks like, so that `--seed -1` is refused for what it is, not as a missing value.
+    @Option(
+        parsing: .unconditional,
+        help: "Seed of the generator that shuffles answers; the same seed gives the same game.",
+        transform: GameOptions.seed(from:)
+    )
     var seed: UInt64 = 1
 
     @Option(help: "real: the monotonic clock. virtual: time moves only with the wait command.")
@@ -64,6 +69,20 @@ struct GameOptions: ParsableArguments {
 
     @Flag(help: "Play timed levels without a clock: the torch never goes out.")
     var noTimePressure = false
+
+    /// Reads `--seed`'s value: a whole number from 0 to 2^64 − 1.
+    ///
+    /// - Throws: `ValidationError` with a sentence that says what the value is not.
+    static func seed(from text: String) throws -> UInt64 {
+        if let seed = UInt64(text) { return seed }
+        let reason =
+            if text.hasPrefix("-"), Int64(text) != nil || text.dropFirst().allSatisfy(\.isNumber) {
+                "a seed is a whole number from 0 to \(UInt64.max), never negative"
+            } else {
+                "a seed is a whole number from 0 to \(UInt64.max)"
+            }
+        throw ValidationError(reason)
+    }
 
     /// The options given that choose or change the game itself, by name.
     ///

@@ -180,7 +180,7 @@ import Testing
         ])
         let first = try #require(transcript.last("hello", 1))
         #expect(first["version"] == [1, 0])
-        #expect(first["versions"] == [[1, 0], [1, 1]])
+        #expect(first["versions"] == [[1, 0], [1, 1], [1, 2]])
         #expect(first["want"] == ["validActions"])
         #expect(first["locale"] == "en")
         let second = try #require(transcript.last("hello", "h"))

@@ -44,6 +44,17 @@ import Testing
         }
         try EFB.finish(game)
     }
+
+    @Test("§4.17 §8 --clock real: a deadline event falling due during a wait is written when due, without replyTo")
+    func realDeadlinesDuringAWait() async throws {
+        let game = try RunningEFB(["pipe", "--memory-save", "--hint-interval", "0.1", "--adventure", EFB.lanternPath])
+        EFB.send(game, EFB.toFirstLevel[0], EFB.toFirstLevel[1], #"{"type":"wait","ms":600000,"id":"w"}"#)
+        try waitUntil("a hint notice while the wait is pending") {
+            try EFB.events(game).contains { $0["name"] == "hint" && $0["replyTo"] == nil }
+        }
+        #expect(try !EFB.events(game).contains { $0["replyTo"] == "w" })
+        try EFB.finish(game)
+    }
 }
 
 extension Sequence {

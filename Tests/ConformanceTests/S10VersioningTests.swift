@@ -10,7 +10,8 @@ import Testing
         let transcript = try await EFB.run([#"{"type":"hello","id":1,"protocol":1}"#, EFB.hello11])
         #expect(transcript.events[0]["protocol"] == 1)
         #expect(transcript.events[0]["version"] == [1, 0])
-        #expect(transcript.events[0]["versions"] == [[1, 0], [1, 1]], "1.2 is listed once spoken")
+        // Before, 1.2 was hidden until spoken, though the schema says every version the engine can speak.
+        #expect(transcript.events[0]["versions"] == [[1, 0], [1, 1], [1, 2]], "every version, whichever is spoken")
         #expect(transcript.last("hello", 1)?["version"] == [1, 0])
         #expect(transcript.last("hello", "h")?["version"] == [1, 1])
     }
@@ -55,7 +56,7 @@ import Testing
         let v12 = try await EFB.run([#"{"type":"hello","id":"h","protocol":{"min":[1,0],"max":[1,2]}}"#] + lines)
         #expect(v12.last("hello", "h")?["version"] == [1, 2])
         #expect(v12.last("hello", "h")?["versions"] == [[1, 0], [1, 1], [1, 2]])
-        #expect(v11.last("hello", "h")?["versions"] == [[1, 0], [1, 1]])
+        #expect(v11.last("hello", "h")?["versions"] == [[1, 0], [1, 1], [1, 2]])
         let capabilities = v12.last("hello", "h")?["capabilities"]
         #expect(capabilities.map { "\($0)".contains("chapterIds") } == true)
         let screens = v12.events.filter { $0.type == "screen" && $0["replyTo"] != nil }

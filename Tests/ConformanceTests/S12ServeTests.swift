@@ -181,13 +181,39 @@ import Glibc
         let served = try Served()
         defer { served.stop() }
         let clients = try (0..<16).map { _ in try served.connect() }
-        for client in clients { _ = try client.read { $0.type == "idle" } }
+        for client in clients {
+            _ = try client.read { $0.type == "idle" }
+            // Clients that speak: none is idle, so none makes room.
+            client.send(#"{"type":"ping","id":"here"}"#)
+            _ = try client.read { $0.type == "done" }
+        }
         let extra = try served.connect()
         let refused = try extra.read { $0.type == "error" }
         #expect(refused.compactMap { $0.string("code") } == ["too_many_clients"])
         try waitUntil("the extra connection to close") { extra.isClosedByPeer() }
         try EFB.expectValid(extra.bytes)
         try served.finish(clients)
+    }
+
+    /// Before: sixteen connections that never said a line (the first of them the controller) locked every
+    /// other client out, of the game and of its control.
+    @Test("§12 Limits: at sixteen clients, the oldest that never sent a line makes room for the next")
+    func idleConnectionsMakeRoom() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let idle = try (0..<16).map { _ in try served.connect() }
+        for client in idle { _ = try client.read { $0.type == "idle" } }
+        let player = try served.connect()
+        let closed = try idle[0].read { $0.type == "error" }
+        #expect(closed.last?.string("code") == "too_many_clients")
+        try waitUntil("the oldest idle connection to close") { idle[0].isClosedByPeer() }
+        // It held control: control came free, and the newcomer, joining then, controls the game.
+        let joined = try player.read { $0.type == "idle" }
+        #expect(joined.first { $0.type == "role" }?.string("role") == "controller")
+        player.send(#"{"type":"next","id":"n"}"#)
+        #expect(try player.read { $0.type == "done" }.last?["replyTo"] == .string("n"))
+        try EFB.expectValid(idle[0].bytes)
+        try served.finish([player] + idle.dropFirst())
     }
 
     @Test("§12 A client that leaves mid-burst never stops the game; the next to connect controls it")
@@ -219,12 +245,16 @@ import Glibc
         let refused = try second.read { $0.type == "done" }
         #expect(refused.first?.string("code") == "controlled")
         first.send(#"{"type":"hello","protocol":[1,1],"role":"observer","id":"give"}"#)
+        // Before, the role came first, without replyTo: now it is part of the hello's reply (§12).
         let given = try first.read { $0.type == "done" }
-        #expect(given.compactMap(\.type) == ["role", "hello", "done"])
-        #expect(given[0]["controlFree"] == .bool(true))
+        #expect(given.compactMap(\.type) == ["hello", "role", "done"])
+        #expect(given[1]["controlFree"] == .bool(true))
+        #expect(given.allSatisfy { $0["replyTo"] == .string("give") })
         _ = try second.read { $0.type == "role" }
         second.send(#"{"type":"hello","protocol":[1,1],"role":"controller","id":"take"}"#)
-        let taken = try second.read { $0.type == "done" }
+        let taken = try second.read { $0.type == "done" }.filter { $0["replyTo"] == .string("take") }
+        #expect(taken.compactMap(\.type).prefix(2) == ["hello", "role"])
+        #expect(taken.last?.type == "done")
         #expect(taken.first { $0.type == "role" }?.string("role") == "controller")
         #expect(try first.read { $0.type == "role" }.last?["controlFree"] == .bool(false))
         second.send(#"{"type":"next","id":1}"#)
@@ -262,7 +292,10 @@ import Glibc
         let third = try served.connect()
         _ = try third.read { $0.type == "idle" }
         observer.send(#"{"type":"quit","id":"q"}"#)
-        #expect(try observer.read { $0.type == "bye" }.compactMap(\.type) == ["bye"])
+        // Before, bye alone: now one done per line (§3), then bye.
+        let left = try observer.read { $0.type == "bye" }
+        #expect(left.compactMap(\.type) == ["done", "bye"])
+        #expect(left.allSatisfy { $0["replyTo"] == .string("q") })
         try waitUntil("the observer's connection to close") { observer.isClosedByPeer() }
         controller.send(#"{"type":"next","id":1}"#)
         _ = try controller.read { $0.type == "done" }

@@ -72,3 +72,31 @@ extension ServeWaitTests {
         try served.finish([controller, observer])
     }
 }
+
+extension ServeWaitTests {
+    /// Before: a controller that closed its connection during its own real-clock `wait` kept control
+    /// until the wait's deadline (claims refused with `controlled`).
+    ///
+    /// Now its wait ends as it leaves, as the pipe's at the end of input: control comes free at once,
+    /// whether its lines fit behind the wait or fill what the wait keeps.
+    @Test(
+        "§12 A controller that leaves during its real-clock wait gives control up at once",
+        arguments: [0, 1100]
+    )
+    func aControllerLeavingDuringItsWaitGivesControlUp(pings: Int) throws {
+        let served = try Served(["--memory-save", "--clock", "real"])
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        controller.send(
+            [#"{"type":"wait","ms":86400000,"id":"w"}"#] + (0..<pings).map { #"{"type":"ping","id":\#($0)}"# }
+        )
+        controller.close()
+        let freed = try observer.read { $0.type == "role" && $0["controlFree"] == .bool(true) }
+        #expect(freed.last?.string("role") == "observer")
+        observer.send(#"{"type":"hello","protocol":[1,1],"role":"controller","id":"take"}"#)
+        let taken = try observer.read { $0.type == "done" && $0["replyTo"] == .string("take") }
+        #expect(!taken.contains { $0.string("code") == "controlled" })
+        #expect(taken.first { $0.type == "role" }?.string("role") == "controller")
+        try served.finish([observer])
+    }
+}

@@ -24,6 +24,17 @@ struct NumberRulesTests {
         #expect(error.field == "ms")
     }
 
+    /// Before: `1e-400` was refused as "ms must be an integer, not 0.0", though `0.0` is accepted.
+    @Test(arguments: ["1e-400", "-1e-400", "1e-99999"])
+    func aFractionTooSmallForADoubleIsNotCalledZero(ms: String) {
+        let events = Self.answer(#"{"type":"wait","id":"w","ms":\#(ms)}"#)
+        guard case .error(let error) = events.first?.event else {
+            Issue.record("ms \(ms) was accepted: \(events.map(\.event))")
+            return
+        }
+        #expect(error.message == "ms must be an integer, not a fraction too small to be told from 0")
+    }
+
     @Test(arguments: ["9007199254740991.0000000001", "1e-400", "-0.00000000000000000000001"])
     func anIdWithAFractionIsRefusedWithoutReplyTo(id: String) {
         let events = Self.answer(#"{"type":"ping","id":\#(id)}"#)

@@ -57,6 +57,22 @@ import Testing
         #expect(game.standardError.contains("--games"), "\(game.standardError)")
     }
 
+    /// Before: `--seed -1` was taken for an option, and efb said "Missing value for '--seed <seed>'".
+    @Test(arguments: [["--seed", "-1"], ["--seed=-1"], ["--seed", "-18446744073709551616"]])
+    func aNegativeSeedIsRefusedInASentence(options: [String]) throws {
+        let game = try RunningEFB(["pipe", "--clock", "virtual"] + options)
+        game.write(Array(#"{"type":"ping"}"#.utf8) + [10])
+        let status = Self.exitStatus(game)
+        #expect(status == 64, "\(options): \(status.map(String.init) ?? "still running")")
+        #expect(game.output.data.isEmpty, "\(options) started a game")
+        try waitUntil("efb's standard error to close") { game.errors.isEnded }
+        #expect(!game.standardError.contains("Missing value"), "\(game.standardError)")
+        #expect(
+            game.standardError.contains("a seed is a whole number from 0 to 18446744073709551615, never negative"),
+            "\(game.standardError)"
+        )
+    }
+
     @Test func aThousandAndTwentyFourGamesStart() throws {
         let game = try RunningEFB(["pipe", "--clock", "virtual", "--games", "1024"])
         game.write(Array(#"{"type":"ping","id":"last","game":1023}"#.utf8) + [10])

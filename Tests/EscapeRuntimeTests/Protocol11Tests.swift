@@ -65,7 +65,7 @@ import Testing
         )
         let opening = json(session.start())
         #expect(opening.first?["version"] == [1, 0])
-        #expect(opening.first?["versions"] == [[1, 0], [1, 1]])
+        #expect(opening.first?["versions"] == [[1, 0], [1, 1], [1, 2]])
         #expect(opening.first?["want"] == nil)
         let reply = json(
             send(session, #"{"type":"hello","id":1,"protocol":{"min":[1,0],"max":[1,9]},"want":["validActions","x"]}"#)
@@ -93,6 +93,23 @@ import Testing
     }
 
     // MARK: §5.17 elementChanged
+
+    /// §3: a gesture aimed at an element is one command, all or nothing: its `focus` carries the `gen`
+    /// after the whole gesture, as its `elementChanged` and `done` do (the spec said, before, the value
+    /// once the focusing alone was applied, a state no client could act on).
+    @Test func anAimedGesturesEventsAllCarryTheGenAfterIt() {
+        let session = session(on: "room-wheels", version: "[1,1]", timePressure: false)
+        let before = session.engine.generation
+        let turned = send(session, #"{"type":"adjust","id":"a","element":"right-wheel","direction":"increment"}"#)
+        #expect(types(turned).first == "focus")
+        #expect(types(turned).contains("elementChanged"))
+        let after = session.engine.generation
+        #expect(after > before + 1, "the focusing and the turn each changed the state")
+        #expect(turned.allSatisfy { $0.generation == after })
+        // The next command's ifGen takes the focus's gen as well as the done's.
+        let next = send(session, #"{"type":"next","id":"n","ifGen":\#(after)}"#)
+        #expect(!types(next).contains("error"))
+    }
 
     @Test func aDialTurnedIsAnElementChangedNotASecondFocus() {
         let modern = session(on: "room-wheels", version: "[1,1]", timePressure: false)

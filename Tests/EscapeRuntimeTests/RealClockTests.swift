@@ -44,6 +44,36 @@ import Glibc
         #expect(Self.exitStatus(game) == 0)
     }
 
+    /// Before: a hint falling due during a real-clock `wait` was held until the wait ended, tagged with
+    /// its id (a 0.2 s hint during a 3 s wait arrived at 3.04 s).
+    ///
+    /// Now it is told when due, without `replyTo`, while the wait goes on (§4.17): a screen-reader
+    /// player hears the torch's warnings on time.
+    @Test func aHintFallingDueDuringAWaitIsToldWhenDueUntagged() throws {
+        let game = try RunningEFB(["pipe", "--memory-save", "--hint-interval", "0.2"])
+        Self.send(
+            game,
+            #"{"type":"escape"}"#,
+            #"{"type":"activate","element":"begin","id":"b"}"#,
+            #"{"type":"wait","ms":600000,"id":"w"}"#
+        )
+        try waitUntil("a hint notice during the wait") {
+            try Self.events(game).contains { $0["type"] == "announce" && $0["category"] == "hint" }
+        }
+        let events = try Self.events(game)
+        let notice = try #require(events.first { $0["type"] == "announce" && $0["category"] == "hint" })
+        #expect(notice["replyTo"] == nil)
+        #expect(!events.contains { $0["type"] == "done" && $0["replyTo"] == "w" }, "the wait is still pending")
+        Self.send(game, #"{"type":"cancel","target":"w","id":"c"}"#)
+        try waitUntil("the wait's done") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "c" }
+        }
+        Self.send(game, #"{"type":"quit"}"#)
+        #expect(Self.exitStatus(game) == 0)
+        // Told once: not again with the wait's answer.
+        #expect(try Self.events(game).filter { $0["type"] == "announce" && $0["category"] == "hint" }.count == 1)
+    }
+
     /// A wait far longer than the test's patience, then the end of input: the wait is cut short, the
     /// game ends with `ended` (eof) and `bye`.
     @Test func theEndOfInputCutsALongWaitShort() throws {
@@ -92,6 +122,28 @@ import Glibc
         #expect(Self.exitStatus(game) == 0)
         let dones = try Self.events(game).filter { $0["type"] == "done" }.map { [$0["replyTo"], $0["game"]] }
         #expect(dones == [[.string("free"), .int(0)], [.string("w"), .int(1)], [.string("held"), .int(1)]])
+    }
+
+    /// Before: a line naming no game of the engine waited behind game 0's real-clock `wait` before
+    /// its `invalid_params`.
+    ///
+    /// Now it is no game's line and waits behind none: game 0 refuses it at once (§13).
+    @Test func aLineNamingNoGameIsRefusedDuringGameZerosWait() throws {
+        let game = try RunningEFB(["pipe", "--games", "2"])
+        Self.send(
+            game,
+            #"{"type":"wait","ms":600000,"id":"w"}"#,
+            #"{"type":"ping","id":"nowhere","game":7}"#,
+            #"{"type":"ping","id":"held"}"#
+        )
+        try waitUntil("the refusal during game 0's wait") {
+            try Self.events(game).contains { $0["type"] == "done" && $0["replyTo"] == "nowhere" }
+        }
+        let refusal = try Self.events(game).first { $0["type"] == "error" }
+        #expect(refusal?["field"] == "game" && refusal?["game"] == 0)
+        #expect(try !Self.events(game).contains { $0["replyTo"] == "held" || $0["replyTo"] == "w" })
+        game.closeInput()
+        #expect(Self.exitStatus(game) == 0)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])

@@ -128,6 +128,34 @@ import Testing
         }
     }
 
+    /// Before: turning time pressure off on a timed level sent no `timer`, so a client's countdown of
+    /// the torch kept running though the torch would never go out.
+    ///
+    /// Now a `timer` saying the clock stands still is part of the hello's reply, in 1.1 (1.0 has no
+    /// timer), whether the level is on show or paused under the menu.
+    @Test(arguments: [false, true])
+    func turningTimePressureOffStopsTheClientsCountdown(underTheMenu: Bool) {
+        let (session, _) = atTheWheels()
+        _ = send(session, #"{"type":"hello","protocol":[1,1]}"#)
+        _ = send(session, #"{"type":"wait","ms":10000}"#)
+        if underTheMenu { _ = send(session, #"{"type":"menu"}"#) }
+        let reply = send(session, #"{"type":"hello","id":"off","protocol":[1,1],"timePressure":false}"#)
+        let timers = reply.compactMap { if case .game(.timer(let timer)) = $0.event { timer } else { nil } }
+        #expect(timers == [TimerState(limitMs: 75_000, remainingMs: 65_000, paused: true)])
+        #expect(reply.allSatisfy { $0.replyTo == .string("off") })
+        if underTheMenu { _ = send(session, #"{"type":"escape"}"#) }
+        let later = send(session, #"{"type":"wait","ms":600000}"#)
+        #expect(said(later).isEmpty)
+        #expect(!sounds(later).contains(.torchOut))
+        // Said once: a later state has no clock to report.
+        let state = send(session, #"{"type":"state"}"#)
+        #expect(!state.contains { if case .game(.timer) = $0.event { true } else { false } })
+        // Protocol 1.0 has no timer to send.
+        let (old, _) = atTheWheels()
+        let oldReply = send(old, #"{"type":"hello","protocol":1,"timePressure":false}"#)
+        #expect(!oldReply.contains { if case .game(.timer) = $0.event { true } else { false } })
+    }
+
     @Test func theMenuPausesTheClock() {
         let (session, _) = atTheWheels()
         _ = send(session, #"{"type":"wait","ms":10000}"#)

@@ -139,6 +139,73 @@ import Glibc
         #expect(inOrder)
     }
 
+    /// A day-long real-clock `wait`, then more lines than it keeps: `count` pings, each `padding`
+    /// bytes longer.
+    private static func dayLongWait(then count: Int, padding: Int) -> [UInt8] {
+        let pad = String(repeating: "x", count: padding)
+        return Array((#"{"type":"wait","ms":86400000,"id":"w"}"# + "\n").utf8)
+            + Array((0..<count).map { #"{"type":"ping","id":\#($0),"pad":"\#(pad)"}"# + "\n" }.joined().utf8)
+    }
+
+    /// Checks a transcript: the wait cut short and answered first, then every ping in order, then the end.
+    private static func expectEveryLineAnswered(_ text: String, pings: Int) {
+        let replies = text.split(separator: "\n").filter { $0.contains(#""type":"done""#) }
+        #expect(replies.count == pings + 1, "\(text.suffix(300))")
+        #expect(replies.first?.contains(#""replyTo":"w""#) == true)
+        #expect(replies.dropFirst().enumerated().allSatisfy { $0.element.contains(#""replyTo":\#($0.offset),"#) })
+        #expect(
+            text.hasSuffix(
+                #""reason":"eof","seq":\#(pings + 6),"type":"ended"}"# + "\n" + #"{"seq":\#(pings + 7),"type":"bye"}"#
+                    + "\n"
+            )
+        )
+    }
+
+    /// Before: with more lines behind a real-clock `wait` than it keeps (1,024 lines, or two of
+    /// 600 KB), the engine stopped looking at its input and sat out the whole wait (a day), the end of
+    /// a file or a closed pipe unseen.
+    ///
+    /// Now a file's end, always at hand, and a pipe whose writer closed cut the wait short as the end
+    /// of input does, and every kept line is answered.
+    @Test(arguments: [(1100, 0), (2, 600_000)])
+    func aWaitFullOfLinesEndsWithAFileInput(pings: Int, padding: Int) throws {
+        let folder = try temporaryFolder("full-wait-file")
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data(Self.dayLongWait(then: pings, padding: padding)).write(to: input)
+        let file = folder.appendingPathComponent("out")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let process = Process()
+        process.executableURL = efbExecutable
+        process.arguments = ["pipe", "--memory-save"]
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = try FileHandle(forWritingTo: file)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let ended = poll(seconds: 30) { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(ended, "efb sat out the wait")
+        #expect(process.terminationStatus == 0)
+        Self.expectEveryLineAnswered(try String(contentsOf: file, encoding: .utf8), pings: pings)
+    }
+
+    /// The same from a pipe: once its writer closes, the wait ends though the lines are still unread.
+    @Test(arguments: [(1100, 0), (2, 600_000)])
+    func aWaitFullOfLinesEndsWhenThePipeCloses(pings: Int, padding: Int) throws {
+        signal(SIGPIPE, SIG_IGN)
+        let file = try temporaryFolder("full-wait-pipe").appendingPathComponent("out")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let game = try Piped(output: try FileHandle(forWritingTo: file))
+        let lines = Self.dayLongWait(then: pings, padding: padding)
+        let writer = Thread {
+            _ = game.write(lines)
+            game.closeInput()
+        }
+        writer.start()
+        #expect(game.exitStatus(within: 30) == 0, "efb sat out the wait")
+        Self.expectEveryLineAnswered(try String(contentsOf: file, encoding: .utf8), pings: pings)
+    }
+
     /// Before: a non-blocking standard output nobody reads was written in a busy loop (19 million
     /// `write` calls in 5 s).
     ///

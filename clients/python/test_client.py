@@ -385,6 +385,10 @@ class SharedGameTests(unittest.TestCase):
             older.read_until_idle(30)
             self.assertEqual(older.screen["screen"], controller.screen["screen"])
             self.assertNotIn("chapterId", older.screen)
+            # An observer's quit is answered with done, then bye, like any quit (before: bye alone,
+            # and the client raised EngineExited waiting for the done).
+            left = observer.send({"type": "quit"})
+            self.assertEqual([e["type"] for e in left], ["done", "bye"])
             observer.close()
             controller.ping()  # the game goes on without the observer
             reply = controller.send({"type": "quit"})

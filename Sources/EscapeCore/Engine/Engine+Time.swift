@@ -92,13 +92,22 @@ extension Engine {
 
     /// Turns time pressure on or off for the front end's player.
     ///
-    /// Off takes effect at once (the clock of the level being played stops); on, from the next level.
-    public mutating func setTimePressure(_ on: Bool) {
+    /// Off takes effect at once: the clock of the level being played (or paused under the menu or the
+    /// assistive screen) stops for good, and a `timer` saying it stands still tells a client's
+    /// countdown to stop. On takes effect from the next level.
+    ///
+    /// - Parameters:
+    ///   - on: Whether levels with a time limit are timed.
+    ///   - now: The time, for the clock's last state.
+    /// - Returns: The stopped clock, when a timed level's clock stopped.
+    public mutating func setTimePressure(_ on: Bool, now: Int64) -> [Effect] {
         timePressure = on
-        if !on, case .level(let position, var levelState) = top.place, levelState.timed {
-            levelState.timed = false
-            replaceTop(.level(position, levelState))
-        }
+        guard !on, let stopped = timer(now: now),
+            case .level(let position, var levelState) = state.stack[0].place
+        else { return [] }
+        levelState.timed = false
+        state.stack[0].place = .level(position, levelState)
+        return [.event(.timer(TimerState(limitMs: stopped.limitMs, remainingMs: stopped.remainingMs, paused: true)))]
     }
 
     /// The torch's clock as it stands at `now`: on a timed level, or on the level a menu or the

@@ -78,6 +78,7 @@ extension EngineWords {
         case .valueArray: "an array"
         case .valueObject: "an object"
         case .valueInteger: "an integer"
+        case .valueTinyFraction: "a fraction too small to be told from 0"
         case .valueStringOrInteger: "a string or an integer"
         case .valueArrayOfObjects: "an array of objects"
         case .valueArrayOfStrings: "an array of strings"

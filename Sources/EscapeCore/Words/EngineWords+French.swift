@@ -78,6 +78,7 @@ extension EngineWords {
         case .valueArray: "un tableau"
         case .valueObject: "un objet"
         case .valueInteger: "un entier"
+        case .valueTinyFraction: "une fraction trop petite pour être distinguée de 0"
         case .valueStringOrInteger: "une chaîne ou un entier"
         case .valueArrayOfObjects: "un tableau d'objets"
         case .valueArrayOfStrings: "un tableau de chaînes"

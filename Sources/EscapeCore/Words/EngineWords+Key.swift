@@ -156,6 +156,8 @@ extension EngineWords {
         case valueObject
         /// An integer.
         case valueInteger
+        /// A number written as a fraction so near to 0 that the nearest double is 0 (`1e-400`).
+        case valueTinyFraction
         /// A request id: a string or an integer.
         case valueStringOrInteger
         /// A batch's `commands`.

@@ -52,6 +52,8 @@ extension EngineWords.Phrase {
         switch value {
         case .int(let number): values[name] = "\(number)"
         case .uint(let number): values[name] = "\(number)"
+        // A fraction the nearest double rounds to 0 (`1e-400`): an exact 0 is always `.int(0)`.
+        case .double(let number) where number == 0: phrases[name] = EngineWords.Phrase(.valueTinyFraction)
         case .double(let number): values[name] = "\(number)"
         case .null: phrases[name] = EngineWords.Phrase(.valueNull)
         case .bool: phrases[name] = EngineWords.Phrase(.valueBoolean)

@@ -5,7 +5,8 @@ public import EscapeProtocol
 ///
 /// A line goes to the game its `game` field names (0 when it names none), decoded once; a line whose
 /// game cannot be read (not JSON, not an object, a refused `game`) is answered by game 0. Every event
-/// says its game (``StampedEvent/game``), and each game's `hello` says how many there are. Each game
+/// says its game (``StampedEvent/game``), and each game's `hello` says how many there are. A line that
+/// is no game's is refused by game 0 at once, even while game 0 waits. Each game
 /// keeps its own `seq`, `gen`, clock and progress: the games never meet. A `quit` ends them all (the
 /// others as at the end of the input), so no line can be sent to a game that is over while the
 /// others go on. Time reaches every game; a real-clock `wait` holds the lines of its own game only.
@@ -42,13 +43,16 @@ public final class GamePool: GameHost {
     /// every game, in order.
     public func handle(_ input: SessionInput) -> [StampedEvent] {
         switch input {
-        case .start, .time, .endOfInput, .stop:
+        case .start, .time, .endOfInput, .inputEnds, .stop:
             return everyGame(input)
         case .frame(.line(let bytes), let origin):
             let routed = CommandDecoder.decode(bytes, games: hosts.count)
             if case .blank = routed.outcome { return [] }
-            return game(routed.game ?? 0, .decoded(routed.outcome, length: bytes.count, from: origin))
-        case .frame(.tooLong, _), .saveFailed:
+            guard let number = routed.game else {
+                return game(0, unrouted(routed.outcome, length: bytes.count, from: origin))
+            }
+            return game(number, .decoded(routed.outcome, length: bytes.count, from: origin))
+        case .frame(.tooLong, _), .saveFailed, .unrouted:
             return game(0, input)
         case .decoded(.request(let request), _, _), .request(let request), .question(let request):
             return route(request, input)
@@ -66,9 +70,15 @@ public final class GamePool: GameHost {
         let number = request.game ?? 0
         guard hosts.indices.contains(number) else {
             let refusal = CommandDecoder.refusal(game: number, games: hosts.count)
-            return game(0, .decoded(.failure(refusal, replyTo: request.id), length: 0, from: request.origin))
+            return game(0, unrouted(.failure(refusal, replyTo: request.id), length: 0, from: request.origin))
         }
         return game(number, input)
+    }
+
+    /// A line no game takes, for game 0 to refuse: at once when the pool hosts many games (it waits
+    /// behind no game's `wait`), in its turn when game 0 is the only one (as `efb pipe` alone).
+    private func unrouted(_ outcome: CommandDecoder.Outcome, length: Int, from origin: Origin?) -> SessionInput {
+        hosts.count > 1 ? .unrouted(outcome, from: origin) : .decoded(outcome, length: length, from: origin)
     }
 
     /// The events of one input to game `number`, each saying its game; after a `quit`, the others end.

@@ -20,7 +20,8 @@ import Musl
 /// (so a long read stops between two lines); the end of the input ends it with a pending `wait` cut
 /// short; a closed output ends the loop at once. While the game can take no more input (a real-clock
 /// `wait` holding as many lines as it keeps), the front end's command descriptors are not read: the
-/// lines wait in the kernel and their writer is held up (back-pressure).
+/// lines wait in the kernel and their writer is held up (back-pressure). They are still watched for
+/// their end (a writer that closed, a regular file's end always at hand), which cuts the `wait` short.
 ///
 /// This is the only place in the program that calls `poll`.
 public struct EventLoop {
@@ -102,10 +103,11 @@ public struct EventLoop {
                 guard frontEnd.lingers, !StopSignals.requested, !frontEnd.isClosed else { return .finished }
             }
             if pauseWhen() { return .paused }
-            let readable = wait(started: started, finished: finished)
+            let (readable, ending) = wait(started: started, finished: finished)
             if !finished {
                 let arrived = host.service(readable: readable)
                 if !arrived.isEmpty { frontEnd.show(arrived, now: clock.now()) }
+                if !ending.isEmpty { frontEnd.heldInputEnds(ending, now: clock.now(), submit: submit) }
             }
             frontEnd.service(readable: readable, now: clock.now(), submit: submit)
         }
@@ -124,19 +126,30 @@ public struct EventLoop {
         }
     }
 
-    /// Waits for input, a signal or the nearest deadline; returns the descriptors that have input.
+    /// Waits for input, a signal or the nearest deadline.
     ///
     /// Once the game `finished`, only the front end is waited on: the host has nothing more to say.
-    private func wait(started: Bool, finished: Bool) -> Set<Int32> {
+    /// The command descriptors held back (the host takes no more input) are not read but still
+    /// watched for their end: a pipe or socket that hung up, or a regular file, whose end is always
+    /// at hand (all its lines are there to read).
+    ///
+    /// - Returns: The descriptors that have input, and the held ones whose input will end.
+    private func wait(started: Bool, finished: Bool) -> (readable: Set<Int32>, ending: Set<Int32>) {
+        let held = host.acceptsInput || finished ? [] : Set(frontEnd.commandDescriptors)
+        let files = held.filter(Self.isRegularFile)
         var timeouts: [Int64] = []
         if started, !finished, let deadline = host.nextDeadline { timeouts.append(deadline - host.now) }
         if let deadline = frontEnd.deadline { timeouts.append(deadline - clock.now()) }
+        if !files.isEmpty { timeouts.append(0) }
         let timeout = timeouts.min().map { Int32(clamping: max(0, $0)) } ?? -1
-        let held = host.acceptsInput || finished ? [] : Set(frontEnd.commandDescriptors)
         let hostDescriptors = finished ? [] : host.descriptors
         var entries = (frontEnd.descriptors.filter { !held.contains($0) } + hostDescriptors).map {
             pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
         }
+        // Not read, so no POLLIN: a hang-up (POLLHUP, or POLLRDHUP when a socket's peer stopped
+        // writing) is reported all the same.
+        let watched = held.subtracting(files).sorted()
+        entries += watched.map { pollfd(fd: $0, events: Int16(Self.peerHungUp), revents: 0) }
         for descriptor in frontEnd.writeDescriptors + (finished ? [] : host.writeDescriptors) {
             if let index = entries.firstIndex(where: { $0.fd == descriptor }) {
                 entries[index].events |= Int16(POLLOUT)
@@ -148,16 +161,30 @@ public struct EventLoop {
             entries.append(pollfd(fd: StopSignals.descriptor, events: Int16(POLLIN), revents: 0))
         }
         let ready = poll(&entries, nfds_t(entries.count), timeout)
-        guard ready > 0 else { return [] }  // a timeout, or EINTR: the next turn looks again
+        // A timeout, or EINTR: the next turn looks again.
+        guard ready > 0 else { return ([], files) }
         var readable: Set<Int32> = []
+        var ending = files
         // A descriptor that can only take output is not readable: the next turn's flush writes to it.
         for entry in entries where entry.revents & ~Int16(POLLOUT) != 0 {
             if entry.fd == StopSignals.descriptor {
                 StopSignals.drain()
+            } else if held.contains(entry.fd) {
+                ending.insert(entry.fd)
             } else {
                 readable.insert(entry.fd)
             }
         }
-        return readable
+        return (readable, ending)
+    }
+
+    /// What `poll` reports when a peer hung up: `POLLRDHUP` (a socket's peer shut its writing down),
+    /// which Glibc declares only under `_GNU_SOURCE`.
+    private static let peerHungUp: Int32 = 0x2000
+
+    /// Whether `descriptor` is a regular file (wraps `fstat`).
+    private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 }

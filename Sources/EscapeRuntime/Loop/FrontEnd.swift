@@ -44,6 +44,16 @@ public protocol FrontEnd: AnyObject {
     ///   - now: The loop's clock.
     ///   - submit: Hands an input to the session.
     func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void)
+    /// Told that held command descriptors (not read while the game took no more input) will end: a pipe
+    /// or socket that hung up, or a regular file. A pending real-clock `wait` sent on them then ends,
+    /// as at the end of the input; by default all of the front end's input is taken to end
+    /// (``SessionInput/inputEnds(from:)`` for every client).
+    ///
+    /// - Parameters:
+    ///   - descriptors: The held ``commandDescriptors`` whose input will end.
+    ///   - now: The loop's clock.
+    ///   - submit: Hands an input to the session.
+    func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void)
     /// Takes the session's events: renders or queues them. Nothing needs to reach the output before
     /// ``flush(now:)``.
     func show(_ events: [StampedEvent], now: Int64)
@@ -64,6 +74,10 @@ extension FrontEnd {
     public var lingers: Bool { false }
     /// Five seconds for the last output.
     public var finishingMilliseconds: Int64 { 5000 }
+    /// All of its input ends: a pending `wait` is cut short, and reading goes on to the end.
+    public func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        submit(.inputEnds())
+    }
     /// Says nothing of its own after the opening.
     public func opening() -> [SessionInput] { [] }
 }

@@ -145,9 +145,9 @@ public final class RemoteHost: GameHost {
             return joined
         case .frame(.line(let bytes), _):
             return handle(CommandDecoder.decode(bytes))
-        case .decoded(let outcome, _, _):
+        case .decoded(let outcome, _, _), .unrouted(let outcome, _):
             return handle(outcome)
-        case .frame(.tooLong, _), .time, .saveFailed:
+        case .frame(.tooLong, _), .time, .saveFailed, .inputEnds:
             break
         case .request(let request), .question(let request):
             forward(request, then: [])
@@ -272,7 +272,10 @@ public final class RemoteHost: GameHost {
                 own.remove(number)
                 retried.remove(number)
             }
-            return nil
+            // The part a `hello` of the host's own asked for is told in its reply: the front end hears of it.
+            guard case .role = stamped.event else { return nil }
+            stamped.replyTo = nil
+            return stamped
         }
         guard let request = outstanding[number] else { return stamped }
         if case .error(let error) = stamped.event {

@@ -142,11 +142,15 @@ public final class ServeFrontEnd: FrontEnd {
             if !client.hasFrames && client.output.bytes.count <= limits.pendingBytes {
                 client.frames = client.input.read(readable: readable)
                 client.nextFrame = 0
+                if !client.frames.isEmpty { client.sentLine = true }
             }
             handleFrames(of: number, submit: submit)
             if client.input.isEnded, !client.hasFrames, !client.saidFarewell, clients[number] != nil {
                 // Every line the client sent is answered before it leaves: the session answers in order.
+                // A `wait` of its own ends as it leaves, as at the end of the pipe's input: it would
+                // otherwise keep control of the game until its deadline.
                 client.saidFarewell = true
+                submit(.inputEnds(from: Route.own.origin(number)))
                 submit(.request(Request(command: .ping, origin: Route.farewell.origin(number))))
             }
         }
@@ -157,6 +161,14 @@ public final class ServeFrontEnd: FrontEnd {
             submit(.request(Request(command: .state, origin: Route.join.origin(number))))
         }
         endBursts()
+    }
+
+    /// The controller's socket, not read while its `wait` keeps all it can, hung up: its `wait` ends as it
+    /// leaves; its unread lines are then read and answered before it goes.
+    public func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+        for (number, client) in clients.sorted(by: { $0.key < $1.key }) where descriptors.contains(client.descriptor) {
+            submit(.inputEnds(from: Route.own.origin(number)))
+        }
     }
 
     /// Handles the client's waiting lines while its output has room for their answers.
@@ -179,6 +191,13 @@ public final class ServeFrontEnd: FrontEnd {
         let number = nextNumber
         nextNumber += 1
         let client = ServeClient(descriptor: descriptor)
+        // At the limit, the longest-connected client that never sent a line makes room: idle connections
+        // never lock out a client that means to play.
+        if clients.count >= limits.clients,
+            let silent = clients.filter({ !$0.value.sentLine }).keys.min()
+        {
+            makeRoom(silent)
+        }
         guard clients.count < limits.clients else {
             let message = sessionWords(.errorTooManyClients, ["limit": "\(limits.clients)"])
             client.seq += 1
@@ -199,6 +218,19 @@ public final class ServeFrontEnd: FrontEnd {
             for announcement in openingAnnouncements { send(announcement, to: number) }
         }
         submit(.request(Request(command: .state, origin: Route.join.origin(number))))
+    }
+
+    /// Closes a client that never sent a line, telling it why, to make room for a newer one.
+    private func makeRoom(_ number: Int) {
+        guard let client = clients[number] else { return }
+        let message = sessionWords(.errorMadeRoom, ["limit": "\(limits.clients)"])
+        client.seq += 1
+        EventEncoder.encode(
+            stamp(.error(ProtocolError(.tooManyClients, message)), seq: client.seq, in: client.dialect),
+            into: &client.output.bytes
+        )
+        _ = client.write()
+        leave(number)
     }
 
     private func leave(_ number: Int) {
@@ -239,6 +271,8 @@ public final class ServeFrontEnd: FrontEnd {
                 return
             }
             if case .quit = request.command {
+                // One `done` per line, then `bye`, as the pipe's `quit`; the game goes on.
+                reply(.done, to: number, id: request.id)
                 reply(.bye, to: number, id: request.id)
                 clients[number]?.closesWhenWritten = true
                 return
@@ -285,9 +319,12 @@ public final class ServeFrontEnd: FrontEnd {
             }
             controller = number
             tellRoles(asking: number)
+            // Its own part is told in the reply, after the engine's hello.
+            clients[number]?.roleInReply = true
         case .observer where controller == number:
             controller = nil
             tellRoles(asking: number)
+            clients[number]?.roleInReply = true
         default:
             break
         }
@@ -296,6 +333,7 @@ public final class ServeFrontEnd: FrontEnd {
             // version agreed, spoken from that hello on.
             clients[number]?.dialect = Dialect(agreed)
             if let serverHello { reply(.hello(serverHello), to: number, id: request.id) }
+            tellRoleInReply(to: number, id: request.id)
             reply(.done, to: number, id: request.id)
             return
         }
@@ -362,8 +400,12 @@ public final class ServeFrontEnd: FrontEnd {
             switch event {
             case .hello(let hello):
                 serverHello = hello
+                tellRoleInReply(to: number, id: stamped.replyTo)
             case .done:
                 helloMovedScreen = false
+            case .game(.timer):
+                // Time pressure turned off: every client's countdown stops.
+                copy(event, except: number, in10: in10)
             case .game(.screen), .game(.focus):
                 helloMovedScreen = true
                 copy(event, except: number, in10: in10)
@@ -419,12 +461,19 @@ public final class ServeFrontEnd: FrontEnd {
         burstReceivers.removeAll()
     }
 
-    /// Tells every client its part; for all but the one whose `hello` asked (its reply ends with
-    /// `done`), the `role` is a burst of its own, ended by `idle`.
+    /// Tells a client whose `hello` changed its part that part, in the hello's reply.
+    private func tellRoleInReply(to number: Int, id: RequestID?) {
+        guard let client = clients[number], client.roleInReply else { return }
+        client.roleInReply = false
+        reply(.role(role(of: number), controlFree: controller == nil), to: number, id: id)
+    }
+
+    /// Tells every client its part but the one whose `hello` changed it (told in that hello's reply):
+    /// for each, the `role` is a burst of its own, ended by `idle`.
     private func tellRoles(asking: Int? = nil) {
-        for number in clients.keys.sorted() {
+        for number in clients.keys.sorted() where number != asking {
             send(.role(role(of: number), controlFree: controller == nil), to: number)
-            if number != asking { burstReceivers.insert(number) }
+            burstReceivers.insert(number)
         }
     }
 
@@ -557,6 +606,10 @@ final class ServeClient {
     var closesWhenWritten = false
     /// `bye` was queued: nothing follows it.
     var saidBye = false
+    /// The client sent a line: it never makes room for a newer client.
+    var sentLine = false
+    /// The client's `hello` changed its part: the `role` saying so goes in that hello's reply.
+    var roleInReply = false
     private var isClosed = false
 
     init(descriptor: Int32) {

@@ -13,7 +13,8 @@ import EscapeSaves
 ///
 /// On the real clock a `wait` is a deadline, not a sleep: the session asks to be woken when it
 /// passes, and keeps the lines that arrive meanwhile to carry them out, in order, once it has
-/// answered the `wait`. The end of the input or a stop cuts a pending `wait` short. What it keeps is
+/// answered the `wait`; the hints and time announcements that fall due meanwhile are sent when due, on
+/// their own. The end of the input or a stop cuts a pending `wait` short. What it keeps is
 /// bounded by its owner: once ``maximumQueuedLines`` lines or ``maximumQueuedBytes`` bytes wait,
 /// ``acceptsInput`` turns `false` and the owner reads no more until it turns `true` again
 /// (back-pressure). A ``SessionInput/question(_:)`` (an observer of a shared game asking) is answered
@@ -133,13 +134,13 @@ public struct Session: Sendable {
 
     /// When the session next wants ``SessionInput/time``.
     ///
-    /// The end of a pending `wait`, or on the real clock the next hint or time announcement; `nil` on a
-    /// virtual clock with nothing pending.
+    /// The end of a pending `wait`, or on the real clock the next hint or time announcement, whichever
+    /// comes first (a hint or the torch's warning falling due during a `wait` is told when due, not
+    /// held until the `wait` ends); `nil` on a virtual clock with nothing pending.
     public var nextDeadline: Int64? {
         guard !isFinished else { return nil }
-        if let pendingWait { return pendingWait.until }
-        if case .real = clock { return engine.nextDeadline }
-        return nil
+        guard case .real = clock else { return pendingWait?.until }
+        return [pendingWait?.until, engine.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Handles one input.
@@ -195,6 +196,8 @@ public struct Session: Sendable {
             } else {
                 queue.append(kept)
             }
+        case .unrouted(let outcome, let origin):
+            handle(outcome, from: origin)
         case .saveFailed(let location, let error):
             let before = sequence
             savedProgress = nil
@@ -209,6 +212,12 @@ public struct Session: Sendable {
                 drain()
             }
             end(.eof, replyTo: nil)
+        case .inputEnds(let origin):
+            // As at the end of the input, but the game goes on with the lines still to be read.
+            while let wait = pendingWait, origin == nil || wait.replyTo?.origin?.client == origin?.client {
+                resumeAfterWait()
+                drain()
+            }
         case .stop:
             if pendingWait != nil { resumeAfterWait() }
             queue = InputQueue()
@@ -229,7 +238,7 @@ public struct Session: Sendable {
             handle(request)
         case .requests(let requests):
             carryOut(requests)
-        case .start, .time, .saveFailed, .endOfInput, .stop, .question:
+        case .start, .time, .saveFailed, .endOfInput, .inputEnds, .stop, .question, .unrouted:
             process(input)
         }
     }
@@ -396,7 +405,9 @@ public struct Session: Sendable {
             reply.grantedWant = hello.want.filter { Self.wantable.contains($0) }
             reply.grantedOmit = omitted.isEmpty ? nil : omitted.names  // (set from this hello, above)
             emit(.hello(reply), replyTo: replyTo)
-            if let timePressure = hello.timePressure { engine.setTimePressure(timePressure) }
+            if let timePressure = hello.timePressure {
+                perform(engine.setTimePressure(timePressure, now: clock.time), replyTo: replyTo)
+            }
             let renamed = engine.nameKeys(hello.keys)
             perform(renamed, replyTo: replyTo)
             // The opening's focus came before the client could ask: valid actions for it come now.
@@ -924,9 +935,8 @@ public enum Dialect: Sendable, Hashable {
     /// The version spoken.
     var version: ProtocolVersion { ProtocolVersion(major: 1, minor: minor) }
 
-    /// The versions a `hello` in this version lists: versions past 1.1 only once one is spoken, so what
-    /// 1.0 and 1.1 clients read never changes.
-    var versions: [ProtocolVersion] { Session.protocolVersions.filter { $0 <= max(.v1_1, version) } }
+    /// The versions a `hello` in this version lists: every version the engine speaks, whichever is spoken.
+    var versions: [ProtocolVersion] { Session.protocolVersions }
 
     /// The capabilities of a `hello` in this version, from those of the newest.
     ///

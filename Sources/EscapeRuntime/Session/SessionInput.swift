@@ -16,6 +16,10 @@ public enum SessionInput: Sendable, Hashable {
     /// A protocol line already decoded, with its length in bytes, and who sent it: a front end that
     /// reads a line's `game` to know which session it is for (``GamePool``) does not decode it twice.
     case decoded(CommandDecoder.Outcome, length: Int, from: Origin? = nil)
+    /// A line that is no game's (its `game` could not be read, in an engine hosting many): answered at
+    /// once, even during a pending `wait`, since it waits behind no game's lines (only a refusal comes
+    /// so: a request is never unrouted).
+    case unrouted(CommandDecoder.Outcome, from: Origin? = nil)
     /// A command a front end made itself (a Braille key, a typed word).
     case request(Request)
     /// Commands carried out one after another, each answered as its own request; the first one
@@ -31,6 +35,14 @@ public enum SessionInput: Sendable, Hashable {
     case saveFailed(location: String, error: SaveError)
     /// The input ended: no more lines will come.
     case endOfInput
+    /// The input will end, though lines are still to be read: its writer closed (a pipe or a socket that
+    /// hung up) or it is a regular file, whose end is always at hand. A pending real-clock `wait` sent
+    /// on that input is cut short as at the end of the input, with every `wait` among the lines it
+    /// kept, and those lines are answered; the lines still to be read come after, as usual.
+    ///
+    /// `from` names the client whose input it is (``Origin/client``) when a front end has many: only
+    /// that client's `wait` is cut short. `nil` stands for the one input there is.
+    case inputEnds(from: Origin? = nil)
     /// The process was asked to stop (SIGINT or SIGTERM).
     case stop
 }

@@ -26,6 +26,9 @@ extension SessionWords {
             "you read too slowly: more than {limit} bytes waited for you, so the game's events are dropped "
                 + "until you catch up (replies to your own commands are kept); the whole state follows"
         case .errorTooManyClients: "this game already has {limit} clients; try again when one leaves"
+        case .errorMadeRoom:
+            "this game has {limit} clients and another wants to join: this connection, which never sent "
+                + "a line, is closed to make room"
         case .attachedReadOnly:
             "another player controls this game and you are following it; your next move plays once control is free"
 

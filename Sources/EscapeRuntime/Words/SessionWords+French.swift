@@ -27,6 +27,9 @@ extension SessionWords {
                 + "sont abandonnés jusqu'à ce que tu aies rattrapé ton retard (les réponses à tes propres "
                 + "commandes sont gardées) ; l'état complet suit"
         case .errorTooManyClients: "cette partie a déjà {limit} clients ; réessaie quand l'un d'eux sera parti"
+        case .errorMadeRoom:
+            "cette partie a {limit} clients et un autre veut la rejoindre : cette connexion, qui n'a "
+                + "jamais envoyé de ligne, est fermée pour lui faire place"
         case .attachedReadOnly:
             "un autre joueur mène cette partie et tu la suis ; ton prochain geste jouera quand la main sera libre"
 

@@ -63,6 +63,9 @@ extension SessionWords {
         case errorOverflow
         /// A connection past the limit of `{limit}` clients.
         case errorTooManyClients
+        /// A connection closed to make room for a newer one, at the limit of `{limit}` clients: it never
+        /// sent a line.
+        case errorMadeRoom
         /// What an attached console or display says of a gesture refused while another client plays.
         case attachedReadOnly
 
