@@ -133,7 +133,8 @@ public struct ConsoleRenderer: Sendable {
     ) -> [ConsoleLine] {
         switch event {
         case .screen(let screen):
-            return [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: false)
+            // A new screen is said in full: title, story, question, every item.
+            return [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: true)
         case .focus(let focus):
             // A field's new text comes back as a focus event; the player just typed it, so it is not repeated.
             if before.focus?.element.id == focus.element.id, before.focus?.screen == focus.screen {
