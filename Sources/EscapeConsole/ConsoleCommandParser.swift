@@ -7,6 +7,8 @@ public enum ConsoleInput: Sendable, Hashable {
     case send([Request])
     /// Show the commands.
     case help
+    /// `help more`: the commands `help` leaves out.
+    case helpMore
     /// List the screen's items again.
     case list
     /// List the focused item's custom actions.
@@ -145,7 +147,10 @@ public enum ConsoleCommandParser {
         case .state: return plain(.state)
         case .list: return rest.isEmpty ? .success(.list) : .failure(Failure(nothingAfter: word, words))
         case .again: return plain(.game(.repeatAnnouncement))
-        case .help: return rest.isEmpty ? .success(.help) : .failure(Failure(nothingAfter: word, words))
+        case .help:
+            if rest.isEmpty { return .success(.help) }
+            if ["more", "all", "plus", "tout"].contains(AnswerFolding.fold(rest)) { return .success(.helpMore) }
+            return .failure(Failure(nothingAfter: word, words))
         case .quit: return plain(.quit)
         }
     }

@@ -26,6 +26,19 @@ struct ConsoleRendererTests {
         #expect(lines.allSatisfy { !$0.formatted(color: false).contains("\u{1B}") })
     }
 
+    @Test func helpFitsAScreenReadersScreenAndHelpMoreHasTheRest() {
+        var driver = SteppedConsole(host: Support.session())
+        _ = driver.start()
+        let help = driver.enter("help").map(\.text)
+        let more = driver.enter("help more").map(\.text)
+        #expect(help.count <= 20, "\(help.count) lines: \(help)")
+        #expect(help.last?.hasPrefix("help more:") == true)
+        // Every command is in one list or the other, and none in both.
+        #expect(help.count - 2 + more.count - 1 == 29, "\(help)\n\(more)")
+        #expect(Set(help.dropFirst()).isDisjoint(with: more.dropFirst()))
+        #expect(driver.enter("help all").map(\.text) == more)
+    }
+
     @Test func moving() {
         var (driver, _) = Support.console()
         #expect(driver.enter("n").map(\.text) == ["2 of 3: " + Support.adventure.intro[0].text])

@@ -19,7 +19,7 @@ CHUNK_SECONDS = 0.4
 LOGGER = """#!/bin/sh
 # Logs the chunk on one line, "says" it (a time that grows with its length, as a voice's), then marks it
 # said whole. Cut by speech-dispatcher (the process is killed), the mark is never written.
-printf 'START %s\\n' "$(printf '%s' "$1" | tr '\\n' ' ')" >> "$EFB_SPEECH_LOG"
+printf 'START %s %s\\n' "$2" "$(printf '%s' "$1" | tr '\\n' ' ')" >> "$EFB_SPEECH_LOG"
 sleep "$(printf '%s' "$1" | wc -c | awk '{{ printf "%.2f", {seconds} + $1 / 400 }}')"
 printf 'END\\n' >> "$EFB_SPEECH_LOG"
 """
@@ -53,7 +53,7 @@ class PrivateSpeechDispatcher:
             )
         with open(os.path.join(speechd, "modules", "logger.conf"), "w") as f:
             f.write(
-                f'GenericExecuteSynth "{logger} \\"$DATA\\""\n'
+                f'GenericExecuteSynth "{logger} \\"$DATA\\" \\"$LANGUAGE\\""\n'
                 'GenericCmdDependency "printf"\n'
                 'GenericMaxChunkLength 100000\n'
                 'GenericDelimiters "\\n"\n'
@@ -93,16 +93,25 @@ class PrivateSpeechDispatcher:
             time.sleep(0.05)
         return self
 
-    def utterances(self):
-        """Every chunk begun, in order: (text, said whole)."""
+    def chunks(self):
+        """Every chunk begun, in order: [language, text, said whole]."""
         result = []
         with open(self.log, encoding="utf-8", errors="replace") as f:
             for line in f.read().splitlines():
                 if line.startswith("START "):
-                    result.append([line[6:].strip(), False])
+                    language, _, text = line[6:].partition(" ")
+                    result.append([language, text.strip(), False])
                 elif line == "END" and result:
-                    result[-1][1] = True
-        return [(text, whole) for text, whole in result]
+                    result[-1][2] = True
+        return result
+
+    def utterances(self):
+        """Every chunk begun, in order: (text, said whole)."""
+        return [(text, whole) for _, text, whole in self.chunks()]
+
+    def languages(self):
+        """The language of every chunk begun, in order."""
+        return [language for language, _, _ in self.chunks()]
 
     def wait_quiet(self, quiet=1.5, timeout=30.0):
         """Waits until the log has not grown for `quiet` seconds and the last chunk ended (bounded)."""

@@ -11,6 +11,7 @@ import argparse
 import fcntl
 import os
 import re
+import json
 import subprocess
 import sys
 import tempfile
@@ -51,11 +52,12 @@ class Game:
         return self.output
 
     def wait_for(self, text, timeout=20.0):
-        start = len(self.output)
+        """Waits for `text` (or any of several) to be written."""
+        texts = text if isinstance(text, tuple) else (text,)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.read()
-            if text in self.output[start:] or text in self.output:
+            if any(one in self.output for one in texts):
                 return self.output
             time.sleep(0.02)
         raise AssertionError(f"never written: {text!r}\n--- output:\n{self.output}\n--- errors:\n{self.errors}")
@@ -66,7 +68,7 @@ class Game:
 
     def number(self, label):
         match = None
-        for match in re.finditer(r"^(\d+)\. " + re.escape(label) + r", button$", self.read(), re.M):
+        for match in re.finditer(r"^(\d+)\. " + re.escape(label) + r", (button|bouton)$", self.read(), re.M):
             pass
         if not match:
             raise AssertionError(f"no button {label!r} in:\n{self.output}")
@@ -86,12 +88,12 @@ class Game:
 
 
 def to_first_door(game, speechd, quiet=True):
-    game.wait_for("Darkness, 3 items:")
+    game.wait_for(("Darkness, 3 items:", "Dans le noir, 3 éléments"))
     game.type("esc")
-    game.wait_for("Chapter 1")
+    game.wait_for(("Chapter 1", "Chapitre 1"))
     game.type("l")
     game.type("")
-    game.wait_for(", 6 items:")
+    game.wait_for((", 6 items:", ", 6 éléments"))
     if quiet:
         speechd.wait_quiet()
 
@@ -103,6 +105,7 @@ def scenario(binary, arguments, play):
         mark = play(game, speechd)
         speechd.wait_quiet()
         said = speechd.utterances()[mark:]
+        game.languages = set(speechd.languages()[mark:])
     finally:
         game.stop()
         speechd.stop()
@@ -131,6 +134,32 @@ def look_with_notice(game, speechd):
     now = speechd.utterances()[mark:]
     if not now or now[-1][1] or "1 of 6: The First Door" in now[-1][0]:
         raise AssertionError(f"the notice came after the list, not in the middle of it: {now!r}")
+    return mark
+
+
+def timed_adventure():
+    """The lantern room's first lock alone, timed (20 seconds): a question the countdown runs over."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "docs", "examples", "lantern-room.json"), encoding="utf-8") as f:
+        adventure = json.load(f)
+    level = adventure["chapters"][0]["levels"][0]
+    level["timeLimit"] = 20
+    adventure["chapters"][0]["levels"] = [level]
+    handle, path = tempfile.mkstemp(prefix="efb-timed-", suffix=".json")
+    with os.fdopen(handle, "w", encoding="utf-8") as f:
+        json.dump(adventure, f)
+    return path
+
+
+def countdown_over_question(game, speechd):
+    game.wait_for("Continue, button")
+    game.type("esc")
+    game.wait_for("Begin, button")
+    game.type("l")
+    game.type("")
+    mark = len(speechd.utterances())
+    game.wait_for("This room is timed")
+    game.wait_for("1 second of torchlight left.", timeout=30)
     return mark
 
 
@@ -181,6 +210,34 @@ SCENARIOS = {
             "1 of 6: The Singing Wall, heading",
         ],
     ),
+    "solved door in French": (
+        ["--locale", "fr", "--clock", "virtual"],
+        solved_door("Mes autres sens", "Le Mur qui chante, 6 éléments"),
+        [
+            "Bonne réponse.",
+            "La porte pivote dans un long grincement sec.",
+            "Progression : 1 niveau résolu sur 25.",
+            "Le Mur qui chante, 6 éléments :",
+            "Qui suis-je ?",
+            "1 sur 6 : Le Mur qui chante, titre",
+        ],
+    ),
+    "countdown over a question": (
+        ["--locale", "en", "--adventure", "TIMED"],
+        countdown_over_question,
+        [
+            "The Latch, 5 items:",
+            "3. Which handle lifts the latch?",
+            "5. The cold handle, button",
+            "1 of 5: The Latch, heading",
+            "This room is timed: 20 seconds.",
+            "15 seconds of torchlight left.",
+            "10 seconds of torchlight left.",
+            "5 seconds of torchlight left.",
+            "3 seconds of torchlight left.",
+            "1 second of torchlight left.",
+        ],
+    ),
     "look with a notice arriving mid-list": (
         ["--locale", "en", "--hint-interval", "2"],
         look_with_notice,
@@ -204,7 +261,13 @@ def main():
     for name, (arguments, play, expected) in SCENARIOS.items():
         if options.only and options.only != name:
             continue
-        said, game = scenario(options.binary, arguments, play)
+        timed = timed_adventure() if "TIMED" in arguments else None
+        try:
+            arguments = [timed if argument == "TIMED" else argument for argument in arguments]
+            said, game = scenario(options.binary, arguments, play)
+        finally:
+            if timed:
+                os.unlink(timed)
         print(f"{name}:")
         show(said)
         if game.errors.strip():
@@ -213,6 +276,9 @@ def main():
         if options.show:
             continue
         problems = heard_in_order(said, expected)
+        language = "fr" if "fr" in arguments else "en"
+        if game.languages != {language}:
+            problems.append(f"said in {sorted(game.languages)}, not in {language}")
         for problem in problems:
             print("  FAILED: " + problem)
         failures += 1 if problems else 0
