@@ -46,6 +46,12 @@ public enum ConsoleCommandParser {
         }
         let (word, rest) = split(text)
         if let steps = signedSteps(word), rest.isEmpty { return turn(steps) }
+        if rest.isEmpty, let sign = word.first, sign == "+" || sign == "-", word.count > 1,
+            word.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })
+        {
+            // `+0`, `-100`: a turn out of range is explained as `+ 100` is, never an unknown command.
+            return .failure(context.words(.stepsUsage))
+        }
         let parsed: Result<ConsoleInput, Failure>
         if word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let number = Int(word) {
             parsed = rest.isEmpty ? focus(number, in: context) : .failure(Failure(nothingAfter: word, context.words))
