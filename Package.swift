@@ -53,10 +53,14 @@ let package = Package(
             description: "Contracted Braille through liblouis (needs Debian's liblouis-dev)."
         ),
         .trait(
+            name: "Speech",
+            description: "Speak with --speech through Speech Dispatcher's libspeechd (needs Debian's libspeechd-dev)."
+        ),
+        .trait(
             name: "Web",
             description: "Play in a web browser with efb web (builds Hummingbird and hummingbird-websocket)."
         ),
-        .default(enabledTraits: ["BrlAPI", "Louis", "Web"]),
+        .default(enabledTraits: ["BrlAPI", "Louis", "Speech", "Web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -114,11 +118,16 @@ let package = Package(
         ),
         // libedit, the BSD-licensed line editor (Debian's libedit-dev), through its readline interface.
         .systemLibrary(name: "CEdit", path: "Sources/CEdit"),
+        // libspeechd, Speech Dispatcher's client library (Debian's libspeechd-dev): one connection, SSIP priorities.
+        .systemLibrary(name: "CSpeechd", path: "Sources/CSpeechd"),
         // The console front end: typed commands in, plain lines for any screen reader out, optional speech,
         // line editing and history at a terminal.
         .target(
             name: "EscapeConsole",
-            dependencies: ["EscapeCore", "EscapeProtocol", "EscapeRuntime", "CEdit"],
+            dependencies: [
+                "EscapeCore", "EscapeProtocol", "EscapeRuntime", "CEdit",
+                .target(name: "CSpeechd", condition: .when(traits: ["Speech"])),
+            ],
             swiftSettings: strictSettings
         ),
         // Sound for the console and Braille front ends: our own pack (made by scripts/make-sounds), played

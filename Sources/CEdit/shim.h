@@ -69,6 +69,8 @@ typedef struct {
     int pendingCount, pendingTaken;
     /// Whether the terminal's input ended (or failed): nothing more will be read.
     int ended;
+    /// A speech key pressed since the caller last looked: 1 repeat the last thing said, 2 stop speech.
+    int speechKey;
 } efb_edit_input;
 
 /// Reads one more byte of the terminal into `pending` without waiting: 1 when one was read, 0 when none
@@ -264,6 +266,23 @@ static inline unsigned char efb_edit_end_or_delete(EditLine *editor, int key) {
     return CC_REFRESH;
 }
 
+/// A speech key (F2 repeats the last thing said, F3 stops speech): noted for the caller, the line untouched.
+static inline unsigned char efb_edit_speech_key(EditLine *editor, int which) {
+    efb_edit_input *input = NULL;
+    if (el_get(editor, EL_CLIENTDATA, &input) == 0 && input != NULL) input->speechKey = which;
+    return CC_NORM;
+}
+
+static inline unsigned char efb_edit_speech_repeat(EditLine *editor, int key) {
+    (void)key;
+    return efb_edit_speech_key(editor, 1);
+}
+
+static inline unsigned char efb_edit_speech_stop(EditLine *editor, int key) {
+    (void)key;
+    return efb_edit_speech_key(editor, 2);
+}
+
 /// Opens an editor on `input` and `output` in emacs mode with the program's signals left alone, keys
 /// read by `reader` (which must outlive the editor) and a history of `historySize` lines; NULL when
 /// libedit cannot.
@@ -286,6 +305,8 @@ static inline EditLine *efb_edit_open(FILE *input, FILE *output, efb_edit_input 
     el_set(editor, EL_ADDFN, "efb-end-or-delete", "Ends the input on an empty line, or deletes a character",
         efb_edit_end_or_delete);
     el_set(editor, EL_BIND, "^D", "efb-end-or-delete", NULL);
+    el_set(editor, EL_ADDFN, "efb-speech-repeat", "Says the last thing said again", efb_edit_speech_repeat);
+    el_set(editor, EL_ADDFN, "efb-speech-stop", "Stops speech", efb_edit_speech_stop);
     HistEvent event;
     *list = history_init();
     if (*list != NULL) {

@@ -8,6 +8,8 @@ public enum ConsoleInput: Sendable, Hashable {
     case send([Request])
     /// Show the commands.
     case help
+    /// `help more`: the commands `help` leaves out.
+    case helpMore
     /// List the screen's items again.
     case list
     /// List the focused item's custom actions.
@@ -45,6 +47,12 @@ public enum ConsoleCommandParser {
         }
         let (word, rest) = split(text)
         if let steps = signedSteps(word), rest.isEmpty { return turn(steps) }
+        if rest.isEmpty, let sign = word.first, sign == "+" || sign == "-", word.count > 1,
+            word.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })
+        {
+            // `+0`, `-100`: a turn out of range is explained as `+ 100` is, never an unknown command.
+            return .failure(context.words(.stepsUsage))
+        }
         let parsed: Result<ConsoleInput, Failure>
         if word.allSatisfy(\.isASCII), word.allSatisfy(\.isNumber), let number = Int(word) {
             parsed = rest.isEmpty ? focus(number, in: context) : .failure(Failure(nothingAfter: word, context.words))
@@ -146,7 +154,10 @@ public enum ConsoleCommandParser {
         case .state: return plain(.state)
         case .list: return rest.isEmpty ? .success(.list) : .failure(Failure(nothingAfter: word, words))
         case .again: return plain(.game(.repeatAnnouncement))
-        case .help: return rest.isEmpty ? .success(.help) : .failure(Failure(nothingAfter: word, words))
+        case .help:
+            if rest.isEmpty { return .success(.help) }
+            if ["more", "all", "plus", "tout"].contains(AnswerFolding.fold(rest)) { return .success(.helpMore) }
+            return .failure(Failure(nothingAfter: word, words))
         case .quit: return plain(.quit)
         }
     }

@@ -157,6 +157,8 @@ public struct ConsoleDriver: Sendable {
             return .submit(.requests([hello]))
         case .help:
             return .lines(renderer.help())
+        case .helpMore:
+            return .lines(renderer.help(more: true))
         case .list:
             return .lines(renderer.listing())
         case .actions:

@@ -123,8 +123,16 @@ public final class ConsoleFrontEnd: FrontEnd {
         guard !isEnded else { return }
         if let editor {
             guard readable.contains(editor.descriptor) else { return }
-            // At a terminal any key cuts a `wait` short; the key itself is then read as usual.
+            // At a terminal any key cuts a `wait` short, and speech, as a screen reader's keys do; the key
+            // itself is then read as usual.
             if let cancel = driver.cutWaitShort() { submit(cancel) }
+            writer.keyPressed()
+            defer {
+                switch editor.takeSpeechKey() {
+                case .repeatLast: writer.repeatLastSaid()
+                case .stop, nil: break
+                }
+            }
             for frame in editor.read() {
                 guard let frame else {
                     editorEnded = true
@@ -136,6 +144,7 @@ public final class ConsoleFrontEnd: FrontEnd {
             }
         } else {
             for frame in input.read(readable: readable) {
+                writer.keyPressed()
                 enter(frame, submit: submit)
                 flush(now: now)
             }
@@ -150,7 +159,9 @@ public final class ConsoleFrontEnd: FrontEnd {
             // The terminal goes back to how it was before the last words.
             editor?.stop()
         }
-        write(driver.render(events))
+        // What nobody asked for (a hint unlocking, the time) waits for what is being said.
+        let unasked = events.allSatisfy { $0.replyTo == nil }
+        write(driver.render(events), notice: unasked)
     }
 
     /// Writes what the terminal can take now, then the prompt when the game waits for the player.
@@ -186,9 +197,9 @@ public final class ConsoleFrontEnd: FrontEnd {
         }
     }
 
-    private func write(_ lines: [ConsoleLine]) {
+    private func write(_ lines: [ConsoleLine], notice: Bool = false) {
         guard !isClosed else { return }
-        if !writer.show(lines, language: driver.context.locale) { isClosed = true }
+        if !writer.show(lines, language: driver.context.locale, notice: notice) { isClosed = true }
     }
 }
 
@@ -217,6 +228,8 @@ private struct Writer {
     private var pending: [UInt8] = []
     /// Whether the editor's prompt and half-typed line are drawn again once ``pending`` is out.
     private var redisplayWhenWritten = false
+    /// The last thing said, and in which language: a key says it again.
+    private var lastSaid: (text: String, language: String?)?
 
     /// Whether some output waits for the terminal.
     var hasPending: Bool { !pending.isEmpty }
@@ -289,8 +302,38 @@ private struct Writer {
         return true
     }
 
+    /// The player pressed a key: speech stops at once, as with a screen reader.
+    func keyPressed() {
+        speaker?.stop()
+    }
+
+    /// Says the last thing said again.
+    func repeatLastSaid() {
+        guard let speaker, let lastSaid else { return }
+        speaker.stop()
+        speaker.speak(lastSaid.text, language: lastSaid.language, priority: .message)
+    }
+
+    /// Says the spoken lines: answers and screens whole and in order (SSIP `message`, cut only by the
+    /// player's next key); notices nobody asked for wait for them (`message` too, queued after); one of
+    /// the last ten seconds is heard at once (`important`).
+    private mutating func say(_ lines: [ConsoleLine], language: String?, notice: Bool) {
+        let spoken = lines.filter(\.spoken).map(\.text)
+        guard let speaker, !spoken.isEmpty else { return }
+        let text = spoken.joined(separator: "\n")
+        let priority: SpeechPriority = notice && lines.contains { $0.style == .countdown } ? .important : .message
+        speaker.speak(text, language: language, priority: priority)
+        lastSaid = (text, language)
+    }
+
     /// Writes lines; lines that arrive while the prompt waits start below it.
-    mutating func show(_ lines: [ConsoleLine], language: String?) -> Bool {
+    ///
+    /// - Parameters:
+    ///   - lines: The lines.
+    ///   - language: Their language, for speech.
+    ///   - notice: Whether nobody asked for them (time passing).
+    /// - Returns: `false` when the output went away.
+    mutating func show(_ lines: [ConsoleLine], language: String?, notice: Bool) -> Bool {
         guard !lines.isEmpty else { return true }
         // Wrapped between words to the terminal's width, read again for each message (the window may have
         // been resized); earlier lines are never drawn again.
@@ -301,8 +344,7 @@ private struct Writer {
                 text += ConsoleLine(row, style: line.style).formatted(color: options.color) + "\n"
             }
         }
-        let spoken = lines.filter(\.spoken).map(\.text)
-        if let speaker, !spoken.isEmpty { speaker.speak(spoken.joined(separator: "\n"), language: language) }
+        say(lines, language: language, notice: notice)
         // A transcript that cannot be written is not worth stopping the game for.
         _ = transcript?.write(Array(lines.map { $0.text + "\n" }.joined().utf8))
         if prompting, let editor, editor.isEditing {

@@ -134,7 +134,8 @@ public struct ConsoleRenderer: Sendable {
     ) -> [ConsoleLine] {
         switch event {
         case .screen(let screen):
-            return [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: false)
+            // A new screen is said in full: title, story, question, every item.
+            return [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: true)
         case .focus(let focus):
             // A field's new text comes back as a focus event; the player just typed it, so it is not repeated.
             if before.focus?.element.id == focus.element.id, before.focus?.screen == focus.screen {
@@ -228,12 +229,19 @@ public struct ConsoleRenderer: Sendable {
 
     // MARK: - Lines that need no events
 
-    /// The commands, with what magic tap and escape do on the current screen.
-    public func help() -> [ConsoleLine] {
+    /// The commands, with what magic tap and escape do on the current screen: the ones a player needs in
+    /// every room, short enough for a screen reader to read before they scroll away (at most 20 lines),
+    /// and a line saying `help more` gives the others; or (`more`) the others.
+    ///
+    /// - Parameter more: Whether to list the commands `help` leaves out.
+    /// - Returns: The lines.
+    public func help(more: Bool = false) -> [ConsoleLine] {
         let magicTap = context.screen?.magicTap?.label
         let escape = context.screen?.escape?.label
+        let verbs = ConsoleVerb.allCases.filter { ConsoleVerb.essentials.contains($0) != more }
         return [ConsoleLine(words(.helpTitle), style: .title)]
-            + ConsoleVerb.allCases.map { ConsoleLine($0.helpLine(gestures: magicTap, escape, in: words)) }
+            + verbs.map { ConsoleLine($0.helpLine(gestures: magicTap, escape, in: words)) }
+            + (more ? [] : [ConsoleLine(words(.helpMore))])
     }
 
     /// The current screen's items, numbered, and the focus.

@@ -36,6 +36,13 @@ enum ConsoleVerb: CaseIterable {
     case help
     case quit
 
+    /// The commands `help` lists; `help more` lists the others.
+    static let essentials: Set<ConsoleVerb> = [
+        .next, .previous, .first, .last, .focus, .activate, .type, .action, .increase, .decrease, .magic, .escape,
+        .hint,
+        .time, .again, .list, .help, .quit,
+    ]
+
     /// The words that name it in English, short form first; matched without regard to case or accents.
     var words: [String] {
         switch self {

@@ -105,11 +105,31 @@ final class LineEditor {
             // Ctrl-R's incremental search reads keys in a loop of its own inside libedit, which held the
             // game (and a long pasted pattern took it minutes, found by efb-fuzz-edit): the arrows recall lines.
             ("^R", "ed-unassigned"),
+            // Speech: F2 says the last thing said again, F3 stops speech.
+            ("\\eOQ", "efb-speech-repeat"), ("\\eOR", "efb-speech-stop"),
         ]
-        + ["\\e[2~", "\\e[5~", "\\e[6~", "\\e[E", "\\e[Z", "\\eOP", "\\eOQ", "\\eOR", "\\eOS"].map {
+        + ["\\e[2~", "\\e[5~", "\\e[6~", "\\e[E", "\\e[Z", "\\eOP", "\\eOS"].map {
             ($0, "ed-unassigned")
         }
         + ["15", "17", "18", "19", "20", "21", "23", "24"].map { ("\\e[\($0)~", "ed-unassigned") }
+
+    /// A speech key pressed since the last call (F2: repeat, F3: stop), if one was.
+    func takeSpeechKey() -> SpeechKey? {
+        defer { reader.pointee.speechKey = 0 }
+        switch reader.pointee.speechKey {
+        case 1: return .repeatLast
+        case 2: return .stop
+        default: return nil
+        }
+    }
+
+    /// A key that works speech, not the line.
+    enum SpeechKey {
+        /// Says the last thing said again.
+        case repeatLast
+        /// Stops speech.
+        case stop
+    }
 
     /// Draws the prompt and starts editing a line, the terminal in libedit's mode.
     ///

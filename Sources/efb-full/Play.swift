@@ -39,8 +39,19 @@ struct Play: ParsableCommand {
     )
     var attach: String?
 
-    @Flag(help: "Also speak through Speech Dispatcher (spd-say, from the Debian package speech-dispatcher).")
+    @Flag(
+        help: ArgumentHelp(
+            "Also speak through Speech Dispatcher (Debian's speech-dispatcher), one connection for the game.",
+            discussion: "Any key stops speech; F2 says the last thing said again, F3 stops it."
+        )
+    )
     var speech = false
+
+    @Option(help: "With --speech: the speech rate, from -100 (slowest) to 100 (fastest).")
+    var speechRate: Int?
+
+    @Option(help: "With --speech: a synthesis voice by name, as spd-say -L lists them.")
+    var speechVoice: String?
 
     @Flag(help: "Colour hints, errors and verdicts with ANSI codes.")
     var color = false
@@ -56,19 +67,17 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         try game.validate(attach: attach)
+        if let speechRate, !(-100...100).contains(speechRate) {
+            throw ValidationError("--speech-rate takes a number from -100 to 100, not \(speechRate).")
+        }
     }
 
     func run() throws {
-        var speaker: SpeechDispatcher?
-        if speech {
-            if let executable = SpeechDispatcher.locate() {
-                speaker = SpeechDispatcher(executable: executable) { message in
-                    StandardError.write("\(message)\n")
-                }
-            } else {
-                StandardError.write("\(SpeechDispatcher.notInstalled)\n")
-            }
-        }
+        let speaker =
+            speech
+            ? SpeechDispatcher.connect(rate: speechRate, voice: speechVoice) { message in
+                StandardError.write("\(message)\n")
+            } : nil
         var transcriptFile: Int32?
         if let transcript {
             let descriptor = open(transcript, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

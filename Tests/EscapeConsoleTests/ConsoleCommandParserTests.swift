@@ -46,6 +46,14 @@ struct ConsoleCommandParserTests {
         #expect(ConsoleCommandParser.parse(line, in: Self.firstDoor) == Self.game(command))
     }
 
+    @Test func aTurnOutOfRangeIsExplainedWrittenTogetherOrApart() {
+        let context = Self.firstDoor
+        let usage = ConsoleInput.failure("Turn how many steps? Type + or - and a number from 1 to 99, such as + 4.")
+        for typed in ["+0", "-0", "+100", "-100", "+ 0", "+ 100"] {
+            #expect(ConsoleCommandParser.parse(typed, in: context) == usage, "\(typed)")
+        }
+    }
+
     @Test func sessionRequestsAndLocalCommands() {
         let context = Self.firstDoor
         for line in ["s", "state", "where"] {

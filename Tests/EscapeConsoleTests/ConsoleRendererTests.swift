@@ -22,10 +22,22 @@ struct ConsoleRendererTests {
                 "1 of 3: Darkness, heading",
             ]
         )
-        // The listing is for reading; speech says the title and the focus.
-        #expect(lines.filter(\.spoken).map(\.text).contains("Darkness, 3 items:"))
-        #expect(!lines.filter(\.spoken).map(\.text).contains("3. Continue, button"))
+        // A new screen is said in full: the title, the story, every item and the focus.
+        #expect(lines.filter(\.spoken).map(\.text) == lines.map(\.text))
         #expect(lines.allSatisfy { !$0.formatted(color: false).contains("\u{1B}") })
+    }
+
+    @Test func helpFitsAScreenReadersScreenAndHelpMoreHasTheRest() {
+        var driver = SteppedConsole(host: Support.session())
+        _ = driver.start()
+        let help = driver.enter("help").map(\.text)
+        let more = driver.enter("help more").map(\.text)
+        #expect(help.count <= 20, "\(help.count) lines: \(help)")
+        #expect(help.last?.hasPrefix("help more:") == true)
+        // Every command is in one list or the other, and none in both.
+        #expect(help.count - 2 + more.count - 1 == 29, "\(help)\n\(more)")
+        #expect(Set(help.dropFirst()).isDisjoint(with: more.dropFirst()))
+        #expect(driver.enter("help all").map(\.text) == more)
     }
 
     @Test func moving() {

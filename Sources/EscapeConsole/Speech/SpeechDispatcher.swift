@@ -1,94 +1,162 @@
 // SPDX-License-Identifier: Apache-2.0
-import EscapeRuntime
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
+#if Speech
+internal import CSpeechd
 #endif
 
-/// Speech through Speech Dispatcher's `spd-say` (Debian package `speech-dispatcher`).
+/// Speech through Speech Dispatcher's client library, libspeechd (Debian's `libspeechd-dev`): one
+/// connection for the whole game, opened once, its messages ordered by SSIP priorities.
 ///
-/// Each call starts one `spd-say` and does not wait for it; finished ones are reaped on the next call. Its
-/// standard streams go to `/dev/null`, so nothing it prints lands in the game's terminal. The first time
-/// one fails, the player is told once, through `report`, and the game goes on.
+/// A connection that cannot be opened, or that fails later, is told once, in one line, through
+/// `report`, and the game plays on without speech. Built without the `Speech` trait, it says so the
+/// same way.
 public final class SpeechDispatcher: Speaker {
-    /// What to tell a player who asked for speech on a machine without `spd-say`.
-    public static let notInstalled =
-        "efb: --speech needs spd-say from Speech Dispatcher, which is not installed; "
-        + "install it with: sudo apt install speech-dispatcher. Playing on without speech."
+    /// What to tell a player who asked for speech from a build without it.
+    public static let notBuilt =
+        "efb: --speech: this efb was built without the Speech trait (libspeechd). Playing on without speech."
 
-    private let executable: String
     private let report: (String) -> Void
-    private var running: [pid_t] = []
     private var reported = false
+    /// The language last set on the connection.
+    private var language: String?
+    #if Speech
+    private var connection: UnsafeMutablePointer<SPDConnection>?
+    #endif
 
-    /// Finds `spd-say` on a search path.
-    ///
-    /// - Parameter searchPath: A `PATH`-style list of folders (`PATH` of the environment when `nil`).
-    /// - Returns: The executable's path, or `nil` when none of the folders has it.
-    public static func locate(searchPath: String? = nil) -> String? {
-        let path = searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":", omittingEmptySubsequences: true) {
-            let candidate = String(folder) + "/spd-say"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
-
-    /// Creates a speaker.
+    /// Opens the connection (starting Speech Dispatcher if it is not running, as `spd-say` does) and
+    /// sets the player's rate and voice.
     ///
     /// - Parameters:
-    ///   - executable: The path of `spd-say`, as ``locate(searchPath:)`` found it.
+    ///   - rate: The speech rate, -100 (slowest) to 100 (fastest); the server's default when `nil`.
+    ///   - voice: A synthesis voice by name (as `spd-say -L` lists them); the server's default when `nil`.
     ///   - report: Where a failure is told, once, in one line.
-    public init(executable: String, report: @escaping (String) -> Void) {
-        self.executable = executable
+    /// - Returns: The speaker, or `nil` when speech cannot be had (told through `report`).
+    public static func connect(
+        rate: Int? = nil,
+        voice: String? = nil,
+        report: @escaping (String) -> Void
+    ) -> SpeechDispatcher? {
+        let speaker = SpeechDispatcher(report: report)
+        #if Speech
+        var error: UnsafeMutablePointer<CChar>?
+        guard let connection = efb_speechd_open(&error) else {
+            let reason = error.map { String(cString: $0) } ?? "no reason given"
+            efb_speechd_free(error)
+            report(
+                "efb: --speech: cannot reach Speech Dispatcher (\(Self.oneLine(reason))); "
+                    + "check it with: spd-say hello. Playing on without speech."
+            )
+            return nil
+        }
+        efb_speechd_free(error)
+        speaker.connection = connection
+        if let rate, spd_set_voice_rate(connection, Int32(max(-100, min(100, rate)))) != 0 {
+            speaker.fail("the rate \(rate) was refused")
+        }
+        if let voice, spd_set_synthesis_voice(connection, voice) != 0 {
+            speaker.fail("the voice \"\(Self.oneLine(voice))\" was refused")
+        }
+        return speaker.connection == nil ? nil : speaker
+        #else
+        _ = rate
+        _ = voice
+        report(notBuilt)
+        return nil
+        #endif
+    }
+
+    private init(report: @escaping (String) -> Void) {
         self.report = report
     }
 
-    /// Starts `spd-say` with the text (wraps `posix_spawn`).
-    public func speak(_ text: String, language: String?) {
-        reap()
-        var arguments = ["spd-say", "--application-name", "efb"]
-        if let language, !language.isEmpty { arguments += ["--language", language] }
-        // spd-say passes its text to a printf-style function, and options end at `--`.
-        arguments += ["--", text.replacing("%", with: "%%")]
-        switch spawn(arguments) {
-        case .success(let pid): running.append(pid)
-        case .failure(let error):
-            tell("efb: speech: spd-say could not be started (\(String(cString: strerror(error.code))))")
-        }
+    deinit {
+        #if Speech
+        if let connection { spd_close(connection) }
+        #endif
     }
 
-    /// Collects the `spd-say` processes that have finished, and tells of the first that failed.
-    public func reap() {
-        running.removeAll { pid in
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            guard result == pid else { return result < 0 }
-            // WIFEXITED and WEXITSTATUS are macros: the low seven bits hold a terminating signal, the next
-            // eight the exit status.
-            let signal = status & 0x7F
-            let exitStatus = (status >> 8) & 0xFF
-            if signal != 0 || exitStatus != 0 {
-                tell(
-                    "efb: speech: spd-say failed (\(signal != 0 ? "signal \(signal)" : "exit status \(exitStatus)")); "
-                        + "check that Speech Dispatcher works with: spd-say hello"
-                )
+    /// Whether the connection is open: `false` once it failed.
+    public var isConnected: Bool {
+        #if Speech
+        connection != nil
+        #else
+        false
+        #endif
+    }
+
+    /// Says `text` with `priority`, in `language` (set on the connection only when it changes).
+    public func speak(_ text: String, language: String?, priority: SpeechPriority) {
+        #if Speech
+        guard let connection else { return }
+        let said = Self.ssipText(text)
+        guard !said.isEmpty else { return }
+        if let language, !language.isEmpty, language != self.language {
+            self.language = language
+            if spd_set_language(connection, language) != 0 {
+                return fail("the language \"\(Self.oneLine(language))\" was refused")
             }
-            return true
         }
+        if spd_say(connection, priority.ssip, said) < 0 { fail("a message was refused") }
+        #else
+        _ = (text, language, priority)
+        #endif
     }
 
-    private func tell(_ message: String) {
+    /// Stops what this game's connection says and drops what waits (SSIP `CANCEL self`).
+    public func stop() {
+        #if Speech
+        guard let connection else { return }
+        if spd_cancel(connection) != 0 { fail("stopping speech was refused") }
+        #endif
+    }
+
+    /// Text as it is sent: without control characters other than line ends (a terminal's codes mean
+    /// nothing to a voice) and without blank lines.
+    ///
+    /// - Parameter text: What the game says.
+    /// - Returns: Lines of text joined by newlines; empty when nothing is left to say.
+    public static func ssipText(_ text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map { line in
+            String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        }
+        return lines.filter { !$0.allSatisfy(\.isWhitespace) }.joined(separator: "\n")
+    }
+
+    /// The connection failed: told once, closed, and the game plays on without speech.
+    private func fail(_ what: String) {
+        #if Speech
+        if let connection { spd_close(connection) }
+        connection = nil
+        #endif
         guard !reported else { return }
         reported = true
-        report(message)
+        report("efb: --speech: Speech Dispatcher failed (\(what)); playing on without speech.")
     }
 
-    private func spawn(_ arguments: [String]) -> Result<pid_t, SpawnError> {
-        QuietSpawn.start(executable, arguments: arguments)
+    private static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 }).trimmingCharacters(in: " ")
+    }
+}
+
+#if Speech
+extension SpeechPriority {
+    /// The library's constant.
+    fileprivate var ssip: SPDPriority {
+        switch self {
+        case .important: SPD_IMPORTANT
+        case .message: SPD_MESSAGE
+        case .text: SPD_TEXT
+        case .notification: SPD_NOTIFICATION
+        case .progress: SPD_PROGRESS
+        }
+    }
+}
+#endif
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var text = Substring(self)
+        while text.first == set { text.removeFirst() }
+        while text.last == set { text.removeLast() }
+        return String(text)
     }
 }

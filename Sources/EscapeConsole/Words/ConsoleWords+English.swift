@@ -141,6 +141,7 @@ extension ConsoleWords {
         case .helpList: "list, look: the room again: its items, numbered, and the focus."
         case .helpAgain: "again, repeat: repeat the last announcement; on arrival, the room's opening."
         case .helpHelp: "help, ?: this list."
+        case .helpMore: "help more: the other commands (menu, go to a level, undo, clock, wait, replay, where)."
         case .helpQuit: "q, quit: stop playing. Progress is saved each time a door opens."
         }
     }

@@ -152,6 +152,8 @@ extension ConsoleWords {
         case .helpAgain:
             "encore, répéter : répéter la dernière annonce ; en arrivant dans une salle, ce qui y a été dit."
         case .helpHelp: "aide, ? : cette liste."
+        case .helpMore:
+            "aide plus : les autres commandes (menu des niveaux, aller à un niveau, annuler, horloge, attendre)."
         case .helpQuit: "q, quitter : arrêter de jouer. La progression est enregistrée à chaque porte ouverte."
         }
     }

@@ -282,6 +282,8 @@ extension ConsoleWords {
         case helpAgain
         /// `help`.
         case helpHelp
+        /// The last line of `help`: `help more` lists the other commands.
+        case helpMore
         /// `quit`.
         case helpQuit
     }
