@@ -104,13 +104,14 @@ public enum ConsoleCommandParser {
         case .last: return plain(.game(.last))
         case .focus:
             guard let number = Int(rest) else {
-                return .failure(Failure(words(.whichItem)))
+                if rest.isEmpty { return .failure(Failure(words(.whichItem))) }
+                return item(named: rest, in: context).map { send(.game(.focus(element: $0.id))) }
             }
             return focus(number, in: context)
         case .activate:
             if rest.isEmpty { return .success(send(.game(.activate(element: nil)))) }
             guard let number = Int(rest) else {
-                return .failure(Failure(words(.activateUsage)))
+                return item(named: rest, in: context).map { send(.game(.activate(element: $0.id))) }
             }
             return item(number, in: context).map { send(.game(.activate(element: $0.id))) }
         case .type:
@@ -193,6 +194,23 @@ public enum ConsoleCommandParser {
             )
         }
         return .success(element)
+    }
+
+    /// The item `name` means among the screen's, matched as an action's name is (`a lamp oil`, `a lamp`).
+    private static func item(named name: String, in context: ConsoleContext) -> Result<Element, Failure> {
+        let words = context.words
+        guard let screen = context.screen else { return .failure(Failure(words(.noItemsYet))) }
+        let labels = screen.elements.map(\.label)
+        switch ActionMatch.matches(name, among: labels) {
+        case .one(let label):
+            guard let element = screen.elements.first(where: { $0.label == label }) else { break }
+            return .success(element)
+        case .several(let found):
+            return .failure(Failure(words(.whichAction, ["list": words.alternatives(found)])))
+        case .none:
+            break
+        }
+        return .failure(Failure(words(.noItemNamed, ["name": shortened(name)])))
     }
 
     private static func focus(_ number: Int, in context: ConsoleContext) -> Result<ConsoleInput, Failure> {

@@ -32,12 +32,17 @@ public struct ConsoleDriver: Sendable {
     private var snapshotsAsked: [RequestID: (screen: String, typed: String)] = [:]
     /// The verdict ("Wrong.") of the last lines said, which `again` says again with the announcement.
     private var lastVerdict: ConsoleLine?
+    /// What answered the player's last move, from its verdict on: `again` says it when a notice nobody
+    /// asked for came since (the engine would repeat the notice).
+    private var lastAnswer: [ConsoleLine] = []
+    /// Whether a notice nobody asked for was said since the last answer.
+    private var noticeSinceAnswer = false
     /// What the `undo` in flight takes back, by its `state` request.
     private var undoneLines: [RequestID: String] = [:]
     /// The `state` requests that redraw after an undo: only the focus is said.
     private var undoRedraws: Set<RequestID> = []
-    /// What to say once a request is settled (the clock turned on or off).
-    private var afterwords: [RequestID: ConsoleWords.Key] = [:]
+    /// What to say once a request is settled (the clock turned on or off, a number typed on a text field).
+    private var afterwords: [RequestID: String] = [:]
     /// The `state` requests that ask for the time left: only the clock is said.
     private var timeAsks: Set<RequestID> = []
     /// The opening's `state` request: a timed room's clock is said, and nothing else.
@@ -49,6 +54,13 @@ public struct ConsoleDriver: Sendable {
     /// The `cancel` requests that cut a `wait` short: their answer is not said (the wait may have ended
     /// by itself meanwhile).
     private var cancels: Set<RequestID> = []
+    /// The steps of a many-step turn (`+ 4`) but its last: said only when they change more than the
+    /// wheel (a solved door, an error the last step does not repeat).
+    private var quietSteps: Set<RequestID> = []
+    /// The last step of a many-step turn: its value is said with the wheel's name.
+    private var turnEnds: Set<RequestID> = []
+    /// What the steps of the turn under way said: each step refused the same way is said once.
+    private var turnSaid: Set<String> = []
 
     /// Creates a driver that has seen nothing yet.
     ///
@@ -135,13 +147,29 @@ public struct ConsoleDriver: Sendable {
                 // Nothing said here yet: the room's opening, as it was on arrival.
                 return .lines(renderer.listing())
             }
+            if requests.map(\.command) == [.game(.repeatAnnouncement)], noticeSinceAnswer, !lastAnswer.isEmpty {
+                // `again` is about the player's last move, not about time passing meanwhile.
+                return .lines(lastAnswer)
+            }
             if requests.contains(where: { erasesProgress($0.command) }) {
                 unconfirmed = requests
                 return .lines([ConsoleLine(words(.confirmStartOver))])
             }
             let numbered = withUndoPoint(requests.map { number($0) }, typed: line)
+            let typed = line.trimmingPrefix(" ")
+            if renderer.context.isOnTextField, !typed.isEmpty, typed.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let focus = numbered.last, case .game(.focus) = focus.command, let id = focus.id
+            {
+                // On a text field a bare number moves, as everywhere: the player is told nothing was answered.
+                afterwords[id] = words(.numberMoved, ["number": String(typed)])
+            }
             if let wait = numbered.last(where: { if case .wait = $0.command { true } else { false } }) {
                 pendingWait = wait.id
+            }
+            let steps = numbered.filter { if case .game(.adjust) = $0.command { true } else { false } }.compactMap(\.id)
+            if steps.count > 1, let last = steps.last {
+                quietSteps.formUnion(steps.dropLast())
+                turnEnds.insert(last)
             }
             return .submit(.requests(numbered))
         case .undo:
@@ -153,7 +181,7 @@ public struct ConsoleDriver: Sendable {
             return .submit(.requests([state]))
         case .timePressure(let on):
             let hello = number(Request(command: .hello(Self.hello(in: words, timePressure: on))))
-            if let id = hello.id { afterwords[id] = on ? .clockOn : .clockOff }
+            if let id = hello.id { afterwords[id] = words(on ? .clockOn : .clockOff) }
             return .submit(.requests([hello]))
         case .help:
             return .lines(renderer.help())
@@ -208,6 +236,20 @@ public struct ConsoleDriver: Sendable {
         guard let timer = Self.timer(in: events) else { return words(.noClock) }
         let time = words.duration(milliseconds: timer.remainingMs)
         return words(timer.paused ? .timeStopped : .timeLeft, ["time": time])
+    }
+
+    /// Whether `event`, in the answer to one step of a turn, says more than where the wheel is: a new
+    /// screen, a verdict, an error, the end.
+    private static func changesMoreThanAWheel(_ stamped: StampedEvent) -> Bool {
+        switch stamped.event {
+        case .game(.screen), .game(.result), .game(.ended), .error, .ended, .bye: true
+        default: false
+        }
+    }
+
+    private static func isWait(_ command: Command) -> Bool {
+        if case .wait = command { return true }
+        return false
     }
 
     /// Whether `command` starts the game over: `replay`, or the end screen's gestures and button.
@@ -313,6 +355,21 @@ public struct ConsoleDriver: Sendable {
                 let typed = undoneLines[replyTo].map { String($0.trimmingPrefix(" ").prefix(60)) } ?? ""
                 let said = typed.isEmpty ? words(.undone) : words(.undoneWhat, ["command": typed])
                 lines += [ConsoleLine(said)] + renderer.focusLines()
+            } else if let replyTo, quietSteps.contains(replyTo) {
+                // One step of many: what only moved the wheel waits for the last step.
+                let said = renderer.render(group, answering: command)
+                if group.contains(where: Self.changesMoreThanAWheel) {
+                    lines += said.filter { turnSaid.insert($0.text).inserted }
+                }
+            } else if let replyTo, turnEnds.contains(replyTo) {
+                let said = renderer.render(group, answering: command)
+                if group.contains(where: Self.changesMoreThanAWheel) {
+                    lines += said.filter { !turnSaid.contains($0.text) }
+                } else if let wheel = renderer.context.focusedElement, let value = wheel.value, !value.isEmpty {
+                    let words = renderer.context.words
+                    lines.append(ConsoleLine(words(.turnedTo, ["name": wheel.label, "value": value])))
+                }
+                turnSaid = []
             } else {
                 let said = renderer.render(group, answering: command)
                 if command == .game(.repeatAnnouncement) {
@@ -321,10 +378,17 @@ public struct ConsoleDriver: Sendable {
                 } else if !said.isEmpty {
                     lastVerdict = said.first { $0.style == .wrong || $0.style == .correct }
                 }
+                if command == nil || command.map(Self.isWait) == true {
+                    // Time passing: a notice, which `again` passes over.
+                    if !said.isEmpty { noticeSinceAnswer = true }
+                } else if command != .game(.repeatAnnouncement), !said.isEmpty {
+                    lastAnswer = lastVerdict.map { verdict in Array(said.drop { $0 != verdict }) } ?? []
+                    noticeSinceAnswer = false
+                }
                 lines += said
             }
-            if let replyTo, let key = afterwords[replyTo], group.contains(where: { $0.event == .done }) {
-                lines.append(ConsoleLine(renderer.context.words(key)))
+            if let replyTo, let said = afterwords[replyTo], group.contains(where: { $0.event == .done }) {
+                lines.append(ConsoleLine(said))
                 afterwords[replyTo] = nil
             }
             if let replyTo, group.contains(where: { $0.event == .done }) {
@@ -336,6 +400,8 @@ public struct ConsoleDriver: Sendable {
                 arrivalAsks.remove(replyTo)
                 waitsCutShort.remove(replyTo)
                 cancels.remove(replyTo)
+                quietSteps.remove(replyTo)
+                turnEnds.remove(replyTo)
                 if pendingWait == replyTo { pendingWait = nil }
             }
             start = end

@@ -33,6 +33,8 @@ public struct ConsoleRenderer: Sendable {
     private var hintNoticed = false
     /// The unlockings not said since the last notice; each hint asked for says one of them.
     private var hintsUnsaid = 0
+    /// The last notice that a hint unlocked: said again as it is, not as a hint.
+    private var noticeText: String?
 
     /// Creates a renderer that has seen nothing yet.
     public init() {}
@@ -220,7 +222,13 @@ public struct ConsoleRenderer: Sendable {
             ["total": "\(summary.total)"]
         )
         if full {
-            guard let chapter = summary.chapter, let level = summary.level else { return [ConsoleLine(count)] }
+            // The level on show, which is not the furthest one reached when the menu took the player back.
+            let place =
+                summary.onScreen.map { ($0.chapter, $0.level) }
+                ?? summary.chapter.flatMap { chapter in
+                    summary.level.map { (chapter, $0) }
+                }
+            guard let (chapter, level) = place else { return [ConsoleLine(count)] }
             return [ConsoleLine(words(.whereYouAre, ["chapter": "\(chapter)", "level": "\(level)", "solved": count]))]
         }
         guard solved != (solvedCount ?? 0) else { return [] }
@@ -372,9 +380,10 @@ public struct ConsoleRenderer: Sendable {
                 return []
             }
             hintNoticed = true
+            noticeText = announcement.text
             return [ConsoleLine(announcement.text, style: .hint)]
         case .game(.repeatAnnouncement):
-            return nil
+            return announcement.text == noticeText ? [ConsoleLine(announcement.text, style: .hint)] : nil
         default:
             // Asked for (`hint`, or a gesture that gives one).
             hintNoticed = false

@@ -96,7 +96,8 @@ extension ConsoleWords {
         case .or: "ou"
         case .takesNothingAfter: "{word} ne prend rien après lui. Tape aide pour la liste des commandes."
         case .whichItem: "Quel élément ? Tape son numéro, par exemple 2."
-        case .activateUsage: "Tape a seul, ou a suivi du numéro d'un élément, par exemple a 2."
+        case .noItemNamed:
+            "Aucun élément ici ne s'appelle « {name} ». Tape regarder pour les lister, puis a et un numéro ou un nom."
         case .waitUsage: "Tape attendre suivi d'un nombre de secondes, par exemple attendre 30."
         case .noItemsYet: "Il n'y a encore aucun élément."
         case .noSuchItemOne: "Il n'y a pas d'élément {number} ; cet écran n'en a qu'un."
@@ -109,9 +110,12 @@ extension ConsoleWords {
         case .answerTooLong: "Cette réponse dépasse {limit} caractères ; les réponses sont courtes."
         case .unknownCommand: "Commande inconnue : « {word} »."
         case .didYouMean: "Voulais-tu dire {word} ? Tape aide pour la liste des commandes."
+        case .numberMoved:
+            "Rien n'a été répondu : un numéro déplace vers un élément. Pour répondre {number}, tape : répondre {number}"
         case .numberAnswer: "Les numéros déplacent sur un élément ; pour répondre {number}, tape : répondre {number}"
         case .emptyAnswer: "Rien à répondre pour l'instant : écris ta réponse, puis appuie sur Entrée."
         case .stepsUsage: "Tourner de combien de crans ? Tape + ou - et un nombre de 1 à 99, par exemple + 4."
+        case .turnedTo: "{name} : {value}."
         case .howToAnswer: "Pour répondre, va sur l'élément {number} et tape ta réponse, ou tape : répondre {text}"
         case .seeHelp: "Tape aide pour la liste des commandes."
 
@@ -125,7 +129,7 @@ extension ConsoleWords {
         case .helpFocus:
             "Un numéro, par exemple 3, ou aller 3 : aller à l'élément 3, même depuis un champ de texte (répondre 3 répond 3)."
         case .helpActivate:
-            "Entrée sur une ligne vide, a, activer : activer l'élément où tu te trouves. a 3 active l'élément 3."
+            "Entrée sur une ligne vide, a, activer : activer l'élément où tu te trouves. a 3 active l'élément 3, a lampe l'élément appelé lampe."
         case .helpType:
             "répondre TEXTE : écrire TEXTE dans le champ de texte et le valider. Sur un champ de texte, tape "
                 + "simplement ta réponse."

@@ -181,8 +181,8 @@ extension ConsoleWords {
         case takesNothingAfter
         /// `focus` without a number.
         case whichItem
-        /// `a` with something that is not a number.
-        case activateUsage
+        /// No item is called `{name}`.
+        case noItemNamed
         /// `wait` without a number of seconds.
         case waitUsage
         /// A number before any screen.
@@ -211,10 +211,14 @@ extension ConsoleWords {
         case howToAnswer
         /// A number typed on a text field moves; how to answer with it: `{number}`.
         case numberAnswer
+        /// A number typed on a text field moved to that item: nothing was answered; `{number}`.
+        case numberMoved
         /// Enter on a text field with nothing typed.
         case emptyAnswer
         /// How many steps `+ N` and `- N` turn.
         case stepsUsage
+        /// Where a wheel turned many steps in one line stopped: its `{name}` and `{value}`.
+        case turnedTo
         /// Where the commands are listed.
         case seeHelp
 
