@@ -22,6 +22,10 @@ public final class ConsoleFrontEnd: FrontEnd {
         /// Whether a timed level's last ten seconds are one line that changes each second, drawn in
         /// place above the prompt; by default 10, 5, 3 and 1 seconds left are new lines.
         public var countdownInPlace: Bool
+        /// Whether the terminal moves its cursor on escape codes; a `dumb` one (`TERM=dumb`) is sent plain
+        /// lines only: a message that comes while a line is typed goes below it, nothing is drawn in place
+        /// (colour is asked for on its own, with `--color`).
+        public var cursorControl: Bool
 
         /// Creates options.
         ///
@@ -30,17 +34,26 @@ public final class ConsoleFrontEnd: FrontEnd {
         ///   - prompt: Whether to write a prompt.
         ///   - lineEditing: Whether to edit lines at a terminal.
         ///   - countdownInPlace: Whether the last ten seconds are drawn in place, every second.
+        ///   - cursorControl: Whether the terminal moves its cursor on escape codes (drawing in place needs it).
         public init(
             color: Bool = false,
             prompt: Bool = false,
             lineEditing: Bool = false,
-            countdownInPlace: Bool = false
+            countdownInPlace: Bool = false,
+            cursorControl: Bool = true
         ) {
             self.color = color
             self.prompt = prompt
             self.lineEditing = lineEditing
-            self.countdownInPlace = countdownInPlace
+            self.countdownInPlace = countdownInPlace && cursorControl
+            self.cursorControl = cursorControl
         }
+
+        /// Whether a terminal of this type moves its cursor on escape codes: all but `dumb`.
+        ///
+        /// - Parameter term: The `TERM` of the environment (unset at a terminal is taken as a capable one).
+        /// - Returns: `false` for `dumb` only.
+        public static func cursorControl(term: String?) -> Bool { term != "dumb" }
     }
 
     /// The longest line read, in bytes; commands and answers are short.
@@ -292,7 +305,9 @@ private struct Writer {
         // A half-typed line longer than the terminal is wide takes several rows: up to the prompt's row first,
         // then clear everything below (ED), so no row of it is left behind to look like an entered command.
         let up = editor.rowsAboveCursor(width: columns ?? 0) + (replacingLineAbove ? 1 : 0)
-        let clear = (up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J"
+        // A dumb terminal moves no cursor: the message goes on the next line, the half-typed one is left
+        // above it and drawn again below.
+        let clear = options.cursorControl ? (up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J" : "\n"
         guard send(Array((clear + text).utf8)) else { return false }
         if pending.isEmpty {
             editor.redisplay()

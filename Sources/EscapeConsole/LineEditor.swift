@@ -39,6 +39,10 @@ final class LineEditor {
     ///
     /// libedit holds a pointer to it until the editor is closed.
     private let reader: UnsafeMutablePointer<efb_edit_input>
+    /// The terminal's width libedit was last told of (0 before the first line).
+    private var knownColumns = 0
+    /// Whether the terminal moves its cursor on escape codes (not `TERM=dumb`).
+    private let cursorControl = getenv("TERM").map { String(cString: $0) } != "dumb"
 
     /// Sets libedit up on a terminal; `nil` when `input` or `output` is not one.
     ///
@@ -112,6 +116,25 @@ final class LineEditor {
             ($0, "ed-unassigned")
         }
         + ["15", "17", "18", "19", "20", "21", "23", "24"].map { ("\\e[\($0)~", "ed-unassigned") }
+        + modifiedKeys
+
+    /// The keys above with Shift, Alt or Ctrl, which do nothing unless bound above.
+    ///
+    /// xterm sends them as `CSI 1;m X` and `CSI n;m ~`, m from 2 to 8: unbound, Shift-Up typed "A",
+    /// Shift-F5 "2~" and Ctrl-Delete "5~" into the line. Those that move by a word keep their binding.
+    static let modifiedKeys: [(sequence: String, function: String)] = {
+        let kept: Set<String> = ["\\e[1;5C", "\\e[1;3C", "\\e[1;5D", "\\e[1;3D"]
+        var keys: [(sequence: String, function: String)] = []
+        for modifier in 2...8 {
+            for final in ["A", "B", "C", "D", "E", "F", "H", "P", "Q", "R", "S"] {
+                keys.append(("\\e[1;\(modifier)\(final)", "ed-unassigned"))
+            }
+            for number in ["2", "3", "5", "6", "15", "17", "18", "19", "20", "21", "23", "24"] {
+                keys.append(("\\e[\(number);\(modifier)~", "ed-unassigned"))
+            }
+        }
+        return keys.filter { !kept.contains($0.sequence) }
+    }()
 
     /// A speech key pressed since the last call (F2: repeat, F3: stop), if one was.
     func takeSpeechKey() -> SpeechKey? {
@@ -138,6 +161,7 @@ final class LineEditor {
         guard !isEditing else { return }
         isEditing = true
         efb_edit_resize(editor)
+        knownColumns = WordWrap.columns(of: descriptorWritten) ?? 0
         efb_edit_unbuffered(editor, 1)
         reader.pointee.dropped = 0
         reader.pointee.sequence = 0
@@ -161,6 +185,7 @@ final class LineEditor {
             stop()
             return [nil]
         }
+        followResize()
         var before: Int32 = 0
         var cursor: Int32 = 0
         efb_edit_measure(editor, &before, &cursor)
@@ -280,10 +305,35 @@ final class LineEditor {
     /// What libedit draws before the line.
     static let prompt = "> "
 
+    /// The descriptor libedit writes to.
+    private var descriptorWritten: Int32 { fileno(streams.writing) }
+
+    /// Tells libedit the terminal's new width when the window was resized while a line is typed.
+    ///
+    /// Called before each key (SIGWINCH is not caught): libedit would otherwise move the cursor by the
+    /// old width, and Home then a key wrote over the wrong row. The line is drawn again from its prompt,
+    /// whose row is found at the new width (the terminal rewrapped it).
+    private func followResize() {
+        guard let columns = WordWrap.columns(of: descriptorWritten), columns != knownColumns else { return }
+        if cursorControl {
+            let up = rowsAboveCursor(width: columns)
+            fputs((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J", streams.writing)
+            fflush(streams.writing)
+        }
+        knownColumns = columns
+        efb_edit_resize(editor)
+        efb_edit_refresh(editor)
+    }
+
     /// Draws the prompt and the half-typed line again, on the line where the cursor is: after a
     /// message took the line they were on.
     func redisplay() {
         guard isEditing else { return }
+        // The window may have been resized since: libedit draws at its new width.
+        if let columns = WordWrap.columns(of: descriptorWritten), columns != knownColumns {
+            knownColumns = columns
+            efb_edit_resize(editor)
+        }
         efb_edit_refresh(editor)
     }
 

@@ -92,7 +92,8 @@ struct Play: ParsableCommand {
             color: color,
             prompt: isatty(0) == 1,
             lineEditing: true,
-            countdownInPlace: countdownInPlace
+            countdownInPlace: countdownInPlace,
+            cursorControl: ConsoleFrontEnd.Options.cursorControl(term: getenv("TERM").map { String(cString: $0) })
         )
         // `clock off` is kept beside the save, unless nothing is saved; --no-time-pressure wins over it.
         let environment = ProcessInfo.processInfo.environment

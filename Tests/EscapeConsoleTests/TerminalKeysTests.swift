@@ -60,6 +60,24 @@ struct TerminalKeysTests {
         try terminal.waitFor("Goodbye.")
     }
 
+    /// Keys with Shift, Alt or Ctrl type nothing: Shift-Up typed "A", Shift-F5 "2~", Ctrl-Delete "5~".
+    @Test func aModifiedKeyTypesNothing() throws {
+        let game = try SavedGame(at: "stones-memory")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"))
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 4: The Stone of Memory, heading")
+        try terminal.write("lo")
+        // Shift-Up, Shift-F5, Ctrl-Delete, Alt-PageUp and Ctrl-F12, as xterm sends them.
+        for key in ["[1;2A", "[15;2~", "[3;5~", "[5;3~", "[24;5~"] {
+            try terminal.send(bytes: ["1b"] + key.utf8.map { String($0, radix: 16) })
+        }
+        try terminal.type("ok")
+        let lines = try terminal.waitFor("The Stone of Memory, 4 items:")
+        #expect(!lines.contains { $0.contains("Unknown command") || $0.contains("~") }, "\(lines)")
+        try terminal.type("q")
+        try terminal.waitFor("Goodbye.")
+    }
+
     @Test func ctrlCClearsAHalfTypedLineAndQuitsOnAnEmptyOne() throws {
         let game = try SavedGame(at: "stones-memory")
         let terminal = try TmuxTerminal(command: game.command("--locale en"))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import EscapeTestSupport
 import Foundation
 import Testing
 
@@ -26,6 +27,27 @@ struct TerminalWrapTests {
         try terminal.type("n")
         lines = try terminal.waitFor("2 ")
         try expectWrapped(lines, width: 40, containing: words)
+    }
+
+    /// A window resized while a line is typed: the line editor learns the new width at once, so Home and
+    /// a key write at the right place (libedit kept the old width, and wrote over the wrong row).
+    @Test func aLineBeingTypedFollowsTheWindowsNewWidth() throws {
+        let game = try SavedGame(at: "stones-memory")
+        let terminal = try TmuxTerminal(command: game.command("--locale en"), width: 60, height: 20)
+        defer { terminal.stop() }
+        try terminal.waitFor("1 of 4: The Stone of Memory, heading")
+        let typed = String(repeating: "abcde", count: 10)
+        try terminal.write(typed)
+        try terminal.waitFor("> " + typed)
+        try terminal.resize(width: 30, height: 20)
+        try terminal.press("Home")
+        try terminal.write("Y")
+        let expected = "> Y" + typed
+        let shown = poll(seconds: 10) { terminal.lines().contains { $0.contains(expected) } }
+        #expect(shown, "the line is not drawn whole after Home at the new width: \(terminal.lines().suffix(4))")
+        try terminal.press("C-c")
+        try terminal.type("q")
+        try terminal.waitFor("Goodbye.")
     }
 
     private func expectWrapped(_ lines: [String], width: Int, containing words: String) throws {

@@ -93,6 +93,13 @@ final class TmuxTerminal {
         try run(["send-keys", "-t", "0", "-H"] + bytes)
     }
 
+    /// Copies every byte the program writes from now on to the end of the file at `path`, escape codes
+    /// and all (tmux's `pipe-pane`), to check what a terminal was sent rather than what it shows.
+    func record(to path: String) throws {
+        let quoted = path.replacingOccurrences(of: "'", with: #"'\''"#)
+        try run(["pipe-pane", "-t", "0", "-O", "cat >> '\(quoted)'"])
+    }
+
     /// Presses keys by their tmux names, such as `Up`, `C-a`, `PageUp` or `Enter`.
     func press(_ keys: String...) throws {
         try run(["send-keys", "-t", "0"] + keys)
