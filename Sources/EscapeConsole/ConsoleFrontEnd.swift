@@ -210,6 +210,11 @@ public final class ConsoleFrontEnd: FrontEnd {
         }
     }
 
+    /// Shows `problem` as an error line, wrapped, the prompt and the half-typed line drawn again below it.
+    public func tell(_ problem: String) {
+        write([ConsoleLine(problem, style: .error)], notice: true)
+    }
+
     private func write(_ lines: [ConsoleLine], notice: Bool = false) {
         guard !isClosed else { return }
         if !writer.show(lines, language: driver.context.locale, notice: notice) { isClosed = true }

@@ -23,6 +23,8 @@ public final class SoundFrontEnd: FrontEnd {
     public init(_ frontEnd: any FrontEnd, player: SoundPlayer) {
         self.wrapped = frontEnd
         self.player = player
+        // The player's failure is told by the front end, as its own lines are.
+        player.report = { [wrapped] problem in wrapped.tell(problem) }
     }
 
     /// The wrapped front end's.
@@ -70,5 +72,10 @@ public final class SoundFrontEnd: FrontEnd {
     /// The wrapped front end's.
     public func flush(now: Int64) {
         wrapped.flush(now: now)
+    }
+
+    /// The wrapped front end's.
+    public func tell(_ problem: String) {
+        wrapped.tell(problem)
     }
 }

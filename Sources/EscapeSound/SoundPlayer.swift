@@ -87,7 +87,8 @@ public final class SoundPlayer {
     private let pack: SoundPack
     private let processes: any ChildProcesses
     private let options: Options
-    private let report: (String) -> Void
+    /// Where the first failure is told, in one line; a ``SoundFrontEnd`` sends it to the front end it wraps.
+    public var report: (String) -> Void
     private var cues: [Child] = []
     private var ambience: (name: Ambience, file: String, state: LoopState)?
     private var lengths: [String: Int64] = [:]
@@ -174,7 +175,14 @@ public final class SoundPlayer {
                 return nil
             }
             if now >= child.ends + options.overrun {
+                // A player that never finishes a short sound cannot play: most often it cannot reach
+                // its sound server (pw-play without PipeWire). Said once, as a failure is.
                 processes.stop(child.pid)
+                tell(
+                    "efb: sound: \(command) did not finish a sound of \(Self.seconds(child.ends - child.started)) "
+                        + "in \(Self.seconds(now - child.started)); check that it can reach its sound server "
+                        + "(PipeWire, PulseAudio or ALSA). Playing on; each sound is stopped when it overruns."
+                )
                 return nil
             }
             return rescheduled(child, now: now)
@@ -202,6 +210,12 @@ public final class SoundPlayer {
         case .silent:
             break
         }
+    }
+
+    /// Milliseconds in words for a log line: "0.4 s".
+    private static func seconds(_ milliseconds: Int64) -> String {
+        let tenths = max(0, milliseconds) / 100
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     private func restartAmbience(now: Int64) {

@@ -110,9 +110,12 @@ struct SoundPlayerTests {
         #expect(processes.running.isEmpty)
     }
 
-    @Test func aCueThatOverrunsIsStoppedAndTooManyStopTheOldest() {
+    /// A cue that overruns is stopped, and said once: a player that never finishes a sound (pw-play
+    /// without PipeWire waits for its server) used to be stopped without a word.
+    @Test func aCueThatOverrunsIsStoppedToldOnceAndTooManyStopTheOldest() {
         let processes = FakeProcesses()
-        let player = player(processes, options: SoundPlayer.Options(maximumCues: 2, overrun: 1000))
+        let reports = Locked<[String]>([])
+        let player = player(processes, options: SoundPlayer.Options(maximumCues: 2, overrun: 1000), reports: reports)
         player.play(.dial, now: 0)
         player.play(.dial, now: 0)
         player.play(.dial, now: 0)
@@ -120,6 +123,14 @@ struct SoundPlayerTests {
         player.service(now: 1031)  // a dial lasts 31 ms
         #expect(processes.stopped == [101, 102, 103])
         #expect(player.playingCues == 0)
+        player.play(.dial, now: 2000)
+        player.service(now: 3031)
+        #expect(
+            reports.withLock { $0 } == [
+                "efb: sound: player did not finish a sound of 0.0 s in 1.0 s; check that it can reach its sound "
+                    + "server (PipeWire, PulseAudio or ALSA). Playing on; each sound is stopped when it overruns."
+            ]
+        )
     }
 
     @Test func anAmbienceLoopsUntilTheNextOneAndTheSameOneGoesOn() throws {

@@ -59,6 +59,9 @@ public protocol FrontEnd: AnyObject {
     func show(_ events: [StampedEvent], now: Int64)
     /// Writes out everything shown since the last flush; the loop calls it before it waits.
     func flush(now: Int64)
+    /// Tells the player, in one line, of a problem of its own that does not stop the game (a sound
+    /// player that failed): shown like the game's lines, so it never lands on a half-typed line.
+    func tell(_ problem: String)
 }
 
 extension FrontEnd {
@@ -80,4 +83,8 @@ extension FrontEnd {
     }
     /// Says nothing of its own after the opening.
     public func opening() -> [SessionInput] { [] }
+    /// On standard error, a line of its own.
+    public func tell(_ problem: String) {
+        _ = FileOutput(descriptor: 2).write(Array((problem + "\n").utf8))
+    }
 }
