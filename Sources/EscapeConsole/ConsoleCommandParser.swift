@@ -20,6 +20,12 @@ public enum ConsoleInput: Sendable, Hashable {
     case timeLeft
     /// Play timed levels with a clock (`true`) or without one (`false`).
     case timePressure(Bool)
+    /// Say the focused item again (`x` alone).
+    case examine
+    /// Say the last lines said again, this many of them (`history`, `review N`).
+    case review(Int)
+    /// Say how and where progress is saved (`save`).
+    case save
     /// The line means nothing here; the text says, in one line, what might work instead.
     case failure(String)
 }
@@ -143,6 +149,8 @@ public enum ConsoleCommandParser {
             default: return .failure(Failure(words(.clockUsage)))
             }
         case .wait:
+            // `z` and `wait` alone pass a moment, as in other interactive fiction.
+            if rest.isEmpty { return .success(send(.wait(milliseconds: Self.moment))) }
             guard let seconds = Double(rest), seconds >= 0,
                 seconds * 1000 <= Double(CommandDecoder.maximumWait)
             else { return .failure(Failure(words(.waitUsage))) }
@@ -154,6 +162,19 @@ public enum ConsoleCommandParser {
         case .undo: return rest.isEmpty ? .success(.undo) : .failure(Failure(nothingAfter: word, words))
         case .state: return plain(.state)
         case .list: return rest.isEmpty ? .success(.list) : .failure(Failure(nothingAfter: word, words))
+        case .examine:
+            // `x 3`, `x lamp`: go to the item, which is read whole; `x` alone reads the focused one again.
+            if rest.isEmpty { return .success(.examine) }
+            if let number = Int(rest) { return focus(number, in: context) }
+            return item(named: rest, in: context).map { send(.game(.focus(element: $0.id))) }
+        case .review:
+            if rest.isEmpty { return .success(.review(Self.reviewedLines)) }
+            guard let count = Int(rest), (1...Self.keptLines).contains(count) else {
+                return .failure(Failure(words(.reviewUsage, ["most": "\(Self.keptLines)"])))
+            }
+            return .success(.review(count))
+        case .save: return rest.isEmpty ? .success(.save) : .failure(Failure(nothingAfter: word, words))
+        case .restore: return .failure(Failure(words(.restoreHow)))
         case .again: return plain(.game(.repeatAnnouncement))
         case .help:
             if rest.isEmpty { return .success(.help) }
@@ -167,6 +188,15 @@ public enum ConsoleCommandParser {
 
     /// The most steps one `+ N` turns.
     static let maximumSteps = 99
+
+    /// How long `z` and `wait` alone let pass, in milliseconds.
+    static let moment = 10_000
+
+    /// How many lines `history` says again.
+    static let reviewedLines = 10
+
+    /// How many of the last lines said are kept for `review N`.
+    static let keptLines = 100
 
     /// `+4` and `-4` as steps (4 and -4); `nil` for anything else.
     private static func signedSteps(_ word: String) -> Int? {

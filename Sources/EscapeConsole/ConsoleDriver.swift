@@ -37,6 +37,23 @@ public struct ConsoleDriver: Sendable {
     private var lastAnswer: [ConsoleLine] = []
     /// Whether a notice nobody asked for was said since the last answer.
     private var noticeSinceAnswer = false
+    /// The last lines said (``ConsoleCommandParser/keptLines`` at most), for `history` and `review N`.
+    private var said: [ConsoleLine] = []
+    /// Where the game's progress is kept, for `save`.
+    public var savePlace: SavePlace = .nowhere
+
+    /// Whether the line being interpreted is `history` or `review N`.
+    private var reviewing = false
+
+    /// Where a console's game keeps its progress.
+    public enum SavePlace: Sendable, Hashable {
+        /// In this file.
+        case file(String)
+        /// Nowhere: `--memory-save`.
+        case nowhere
+        /// With the `efb serve` that shares the game.
+        case server
+    }
     /// What the `undo` in flight takes back, by its `state` request.
     private var undoneLines: [RequestID: String] = [:]
     /// The `state` requests that redraw after an undo: only the focus is said.
@@ -132,6 +149,13 @@ public struct ConsoleDriver: Sendable {
     /// - Parameter line: The line, without its terminator.
     /// - Returns: Requests for the session, or lines to write at once.
     public mutating func interpret(_ line: String) -> Interpretation {
+        reviewing = false
+        let interpretation = interpreting(line)
+        if case .lines(let lines) = interpretation, !reviewing { keep(lines) }
+        return interpretation
+    }
+
+    private mutating func interpreting(_ line: String) -> Interpretation {
         let words = renderer.context.words
         if let requests = unconfirmed {
             unconfirmed = nil
@@ -191,9 +215,30 @@ public struct ConsoleDriver: Sendable {
             return .lines(renderer.listing())
         case .actions:
             return .lines(renderer.actionsListing())
+        case .examine:
+            return .lines(renderer.focusLines())
+        case .review(let count):
+            // Said again as they were; what `history` says is not kept itself.
+            reviewing = true
+            let lines = said.suffix(count)
+            return .lines(lines.isEmpty ? [ConsoleLine(words(.nothingToReview))] : Array(lines))
+        case .save:
+            let line: String =
+                switch savePlace {
+                case .file(let path): words(.savedIn, ["path": path])
+                case .nowhere: words(.savedNowhere)
+                case .server: words(.savedByServer)
+                }
+            return .lines([ConsoleLine(line)])
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
+    }
+
+    /// Keeps `lines` for `history` and `review N`.
+    private mutating func keep(_ lines: [ConsoleLine]) {
+        said += lines
+        if said.count > ConsoleCommandParser.keptLines { said.removeFirst(said.count - ConsoleCommandParser.keptLines) }
     }
 
     /// What a console at a terminal says as `input` starts a `wait`: how long, and how to stop it.
@@ -406,6 +451,7 @@ public struct ConsoleDriver: Sendable {
             }
             start = end
         }
+        keep(lines)
         return lines
     }
 

@@ -26,6 +26,8 @@ public final class ConsoleFrontEnd: FrontEnd {
         /// lines only: a message that comes while a line is typed goes below it, nothing is drawn in place
         /// (colour is asked for on its own, with `--color`).
         public var cursorControl: Bool
+        /// Where the game keeps its progress, said by `save`.
+        public var savePlace: ConsoleDriver.SavePlace
 
         /// Creates options.
         ///
@@ -35,13 +37,16 @@ public final class ConsoleFrontEnd: FrontEnd {
         ///   - lineEditing: Whether to edit lines at a terminal.
         ///   - countdownInPlace: Whether the last ten seconds are drawn in place, every second.
         ///   - cursorControl: Whether the terminal moves its cursor on escape codes (drawing in place needs it).
+        ///   - savePlace: Where the game keeps its progress.
         public init(
             color: Bool = false,
             prompt: Bool = false,
             lineEditing: Bool = false,
             countdownInPlace: Bool = false,
-            cursorControl: Bool = true
+            cursorControl: Bool = true,
+            savePlace: ConsoleDriver.SavePlace = .nowhere
         ) {
+            self.savePlace = savePlace
             self.color = color
             self.prompt = prompt
             self.lineEditing = lineEditing
@@ -92,6 +97,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     ) {
         self.preferences = preferences
         self.driver = ConsoleDriver(countdownEverySecond: options.countdownInPlace)
+        driver.savePlace = options.savePlace
         self.input = LineInput(descriptor: input, maximumLineLength: Self.maximumLineLength, chunk: 4096)
         let editor =
             options.lineEditing && options.prompt

@@ -32,7 +32,11 @@ enum ConsoleVerb: CaseIterable {
     case undo
     case state
     case list
+    case examine
     case again
+    case review
+    case save
+    case restore
     case help
     case quit
 
@@ -65,14 +69,18 @@ enum ConsoleVerb: CaseIterable {
         case .hint: ["h", "hint"]
         case .time: ["time"]
         case .clock: ["clock"]
-        case .wait: ["wait"]
+        case .wait: ["wait", "z"]
         case .menu: ["m", "menu"]
         case .goto: ["g", "goto"]
         case .replay: ["replay"]
         case .undo: ["u", "undo"]
         case .state: ["s", "state", "where"]
         case .list: ["list", "ls", "look"]
+        case .examine: ["x", "examine"]
         case .again: ["again", "repeat"]
+        case .review: ["history", "review"]
+        case .save: ["save"]
+        case .restore: ["restore", "load"]
         case .help: ["help", "?"]
         case .quit: ["q", "quit", "exit"]
         }
@@ -107,7 +115,11 @@ enum ConsoleVerb: CaseIterable {
         case .undo: ["annuler"]
         case .state: ["état", "où"]
         case .list: ["liste", "regarder"]
+        case .examine: ["examiner"]
         case .again: ["encore", "répéter"]
+        case .review: ["historique", "revoir"]
+        case .save: ["sauvegarder", "enregistrer"]
+        case .restore: ["restaurer", "charger"]
         case .help: ["aide"]
         case .quit: ["quitter"]
         }
@@ -154,7 +166,11 @@ enum ConsoleVerb: CaseIterable {
         case .undo: words(.helpUndo)
         case .state: words(.helpState)
         case .list: words(.helpList)
+        case .examine: words(.helpExamine)
         case .again: words(.helpAgain)
+        case .review: words(.helpReview)
+        case .save: words(.helpSave)
+        case .restore: words(.helpRestore)
         case .help: words(.helpHelp)
         case .quit: words(.helpQuit)
         }

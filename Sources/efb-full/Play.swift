@@ -88,19 +88,28 @@ struct Play: ParsableCommand {
             }
             transcriptFile = descriptor
         }
-        let options = ConsoleFrontEnd.Options(
-            color: color,
-            prompt: isatty(0) == 1,
-            lineEditing: true,
-            countdownInPlace: countdownInPlace,
-            cursorControl: ConsoleFrontEnd.Options.cursorControl(term: getenv("TERM").map { String(cString: $0) })
-        )
         // `clock off` is kept beside the save, unless nothing is saved; --no-time-pressure wins over it.
         let environment = ProcessInfo.processInfo.environment
         let preferences =
             attach != nil || game.memorySave || game.noTimePressure
             ? nil
             : (game.save ?? FileSaveStore.defaultPath(environment: environment)).map(ConsolePreferences.beside(save:))
+        let savePlace: ConsoleDriver.SavePlace =
+            if attach != nil {
+                .server
+            } else if game.memorySave {
+                .nowhere
+            } else {
+                (game.save ?? FileSaveStore.defaultPath(environment: environment)).map { .file($0) } ?? .nowhere
+            }
+        let options = ConsoleFrontEnd.Options(
+            color: color,
+            prompt: isatty(0) == 1,
+            lineEditing: true,
+            countdownInPlace: countdownInPlace,
+            cursorControl: ConsoleFrontEnd.Options.cursorControl(term: getenv("TERM").map { String(cString: $0) }),
+            savePlace: savePlace
+        )
         try game.play(sound: sound, attach: attach) {
             ConsoleFrontEnd(options: options, speaker: speaker, transcript: transcriptFile, preferences: preferences)
         }

@@ -35,7 +35,7 @@ struct ConsoleRendererTests {
         #expect(help.count <= 20, "\(help.count) lines: \(help)")
         #expect(help.last?.hasPrefix("help more:") == true)
         // Every command is in one list or the other, and none in both.
-        #expect(help.count - 2 + more.count - 1 == 29, "\(help)\n\(more)")
+        #expect(help.count - 2 + more.count - 1 == 33, "\(help)\n\(more)")
         #expect(Set(help.dropFirst()).isDisjoint(with: more.dropFirst()))
         #expect(driver.enter("help all").map(\.text) == more)
     }

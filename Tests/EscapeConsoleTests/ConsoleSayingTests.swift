@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeConsole
 import EscapeCore
+import EscapeTestSupport
+import Foundation
 import Testing
 
 /// `again` says again what answered the player's last move: after a wrong answer its verdict with it,
@@ -76,5 +78,68 @@ import Testing
         let said = driver.enter("1").map(\.text)
         #expect(said.last == "Nothing was answered: a number moves to an item. To answer 1, type: type 1", "\(said)")
         #expect(!driver.context.isOnTextField)
+    }
+}
+
+/// What an interactive-fiction player reaches for: `x`, `z`, `history`, `review N`, `save`, `restore`.
+@Suite struct FictionVerbTests {
+    @Test func examineReadsTheFocusedItemOrGoesToOne() throws {
+        var (driver, _) = Support.console(at: "cellar-door")
+        let focus = driver.enter("x").map(\.text)
+        #expect(focus == ["1 of 6: The First Door, heading"], "\(focus)")
+        let third = driver.enter("x 4").map(\.text)
+        #expect(third.contains { $0.hasPrefix("4 of 6: My other senses, button") }, "\(third)")
+        let named = driver.enter("examine moon").map(\.text)
+        #expect(named.contains { $0.hasPrefix("6 of 6: The light of the moon, button") }, "\(named)")
+    }
+
+    @Test func zPassesTenSecondsAndThreeBringTheFirstHint() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        var said: [String] = []
+        for _ in 1...3 { said += driver.enter("z").map(\.text) }
+        #expect(said.contains("A new hint is ready. Ask for it whenever you like."), "\(said)")
+    }
+
+    @Test func historyAndReviewSayTheLastLinesAgain() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        _ = driver.enter("n")
+        let wrong = driver.enter("a 5").map(\.text)
+        let history = driver.enter("history").map(\.text)
+        #expect(history.suffix(wrong.count) == ArraySlice(wrong), "\(history)")
+        #expect(history.count == 10)
+        #expect(driver.enter("review 2").map(\.text) == Array(wrong.suffix(2)))
+        #expect(
+            driver.enter("review 0").map(\.text) == [
+                "Type review and how many lines to hear again, from 1 to 100, such as review 5."
+            ]
+        )
+    }
+
+    @Test func saveSaysWhereAndRestoreSaysItComesBackByItself() {
+        var (driver, _) = Support.console(at: "cellar-door")
+        #expect(
+            driver.enter("save").map(\.text) == [
+                "This game keeps no save (it was started with --memory-save): progress ends with it."
+            ]
+        )
+        #expect(driver.enter("load").map(\.text).first?.hasPrefix("There is nothing to restore by hand") == true)
+    }
+}
+
+/// `efb play` tells `save` the file it saves in.
+@Suite struct SavePlaceTests {
+    @Test func saveNamesTheSaveFile() throws {
+        let folder = try temporaryFolder("save-place")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let save = folder.appendingPathComponent("progress.json").path
+        let result = try runEFB(
+            ["play", "--seed", "1", "--clock", "virtual", "--locale", "en", "--save", save],
+            input: "save\nq\n"
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains("Your progress is saved by itself each time a door opens, in \(save)."),
+            "\(result.stdout)"
+        )
     }
 }

@@ -146,13 +146,28 @@ extension ConsoleWords {
         case .helpTime: "temps : combien de temps la torche brûle encore."
         case .helpClock: "chrono non, chrono oui : jouer les salles chronométrées sans chronomètre, ou de nouveau avec."
         case .helpWait:
-            "attendre SECONDES : laisser passer le temps ; avec --clock virtual, seul moyen de débloquer les indices."
+            "z, attendre : laisser passer 10 secondes ; attendre SECONDES : autant. Avec --clock virtual, ce qui débloque les indices."
         case .helpMenu: "m, menu : ouvrir le menu des niveaux."
         case .helpGoto: "g, niveau CHAPITRE NIVEAU : aller à un niveau déjà atteint, par exemple g 2 1."
         case .helpReplay: "rejouer : recommencer la partie ; ta progression est effacée."
         case .helpUndo: "u, annuler : revenir sur ton dernier geste dans ce niveau."
         case .helpState: "s, état, où : redire l'écran, l'élément où tu te trouves et ta progression."
         case .helpList: "liste, regarder : la salle à nouveau : ses éléments, numérotés, et l'élément où tu te trouves."
+        case .helpExamine:
+            "x, examiner : l'élément où tu te trouves à nouveau ; x 3 ou x lampe : aller à cet élément et l'entendre."
+        case .helpReview: "historique : les 10 dernières lignes à nouveau ; revoir N : les N dernières, jusqu'à 100."
+        case .helpSave:
+            "sauvegarder : où ta progression est gardée. Elle est sauvegardée toute seule chaque fois qu'une porte s'ouvre."
+        case .helpRestore: "restaurer, charger : ta progression revient toute seule quand tu relances efb."
+        case .reviewUsage: "Tape revoir et le nombre de lignes à réentendre, de 1 à {most}, par exemple revoir 5."
+        case .restoreHow:
+            "Rien à restaurer à la main : efb reprend où tu t'étais arrêté. Pour rejouer une salle, ouvre le menu des niveaux avec m."
+        case .savedIn: "Ta progression est sauvegardée toute seule chaque fois qu'une porte s'ouvre, dans {path}."
+        case .savedNowhere:
+            "Cette partie ne garde rien (lancée avec --memory-save) : la progression s'arrête avec elle."
+        case .savedByServer:
+            "Cette partie est partagée : l'efb serve qui la fait tourner sauvegarde chaque fois qu'une porte s'ouvre."
+        case .nothingToReview: "Rien n'a encore été dit."
         case .helpAgain:
             "encore, répéter : répéter la dernière annonce ; en arrivant dans une salle, ce qui y a été dit."
         case .helpHelp: "aide, ? : cette liste."

@@ -282,6 +282,22 @@ extension ConsoleWords {
         case helpState
         /// `list`.
         case helpList
+        case helpExamine
+        case helpReview
+        case helpSave
+        case helpRestore
+        /// `review` with something that is not a count: the `{most}` lines kept.
+        case reviewUsage
+        /// `restore`: progress comes back by itself.
+        case restoreHow
+        /// `save`: progress is saved each time a door opens, in `{path}`.
+        case savedIn
+        /// `save` in a game that keeps no save (`--memory-save`).
+        case savedNowhere
+        /// `save` in a shared game: the server keeps it.
+        case savedByServer
+        /// `history` before anything was said.
+        case nothingToReview
         /// `again`.
         case helpAgain
         /// `help`.
