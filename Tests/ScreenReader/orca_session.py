@@ -27,6 +27,7 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from typing import Callable, List, Optional
@@ -85,7 +86,8 @@ class Desktop:
     def start(self) -> None:
         read, write = os.pipe()
         xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-                                pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
         os.close(write)
         self.processes.append(xvfb)
         ready, _, _ = select.select([read], [], [], 20)
@@ -136,21 +138,29 @@ class Desktop:
     def stop(self) -> None:
         if self.transcript.closed:
             return
-        for process in reversed(self.processes):
-            if process.poll() is None:
+        # Each process leads a group of its own (its children go with it); one that does not (a group
+        # gone already) is signalled alone, so stop never waits for a process it did not reach.
+        def signal_all(process: subprocess.Popen, number: int) -> None:
+            try:
+                os.killpg(process.pid, number)
+            except (ProcessLookupError, PermissionError):
                 try:
-                    os.killpg(process.pid, signal.SIGTERM)
+                    process.send_signal(number)
                 except ProcessLookupError:
                     pass
+
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                signal_all(process, signal.SIGTERM)
         for process in reversed(self.processes):
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
+                signal_all(process, signal.SIGKILL)
                 try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                process.wait()
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    print(f"orca_session: process {process.pid} did not end after SIGKILL", file=sys.stderr)
         self.processes = []
         if self.log_file:
             self.log_file.close()
