@@ -320,9 +320,15 @@ final class LineEditor {
             fputs((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J", streams.writing)
             fflush(streams.writing)
         }
+        learnWidth()
+        efb_edit_refresh(editor)
+    }
+
+    /// Tells libedit the terminal's width when it changed since it last learned it.
+    private func learnWidth() {
+        guard let columns = WordWrap.columns(of: descriptorWritten), columns != knownColumns else { return }
         knownColumns = columns
         efb_edit_resize(editor)
-        efb_edit_refresh(editor)
     }
 
     /// Draws the prompt and the half-typed line again, on the line where the cursor is: after a
@@ -330,10 +336,7 @@ final class LineEditor {
     func redisplay() {
         guard isEditing else { return }
         // The window may have been resized since: libedit draws at its new width.
-        if let columns = WordWrap.columns(of: descriptorWritten), columns != knownColumns {
-            knownColumns = columns
-            efb_edit_resize(editor)
-        }
+        learnWidth()
         efb_edit_refresh(editor)
     }
 

@@ -19,10 +19,7 @@ struct TerminalDumbTests {
         defer { terminal.stop() }
         try terminal.waitFor("1 of 3: Darkness, heading")
         try terminal.record(to: recorded)
-        try terminal.type("esc")
-        try terminal.waitFor("3. Begin, button")
-        try terminal.type("a 3")
-        try terminal.waitFor("1 of 6: The First Door, heading")
+        try terminal.enterTheFirstDoor()
         try terminal.write("hel")
         try terminal.waitFor("A new hint is ready. Ask for it whenever you like.")
         // The half-typed line is still the one being edited: finishing it runs help.

@@ -25,10 +25,7 @@ struct TerminalSoundTests {
         )
         defer { terminal.stop() }
         try terminal.waitFor("1 of 3: Darkness, heading")
-        try terminal.type("esc")
-        try terminal.waitFor("3. Begin, button")
-        try terminal.type("a 3")
-        try terminal.waitFor("1 of 6: The First Door, heading")
+        try terminal.enterTheFirstDoor()
         try terminal.write("hel")
         try terminal.waitFor("efb: sound: pw-play did not finish a", seconds: 30)
         try terminal.waitFor("> hel")

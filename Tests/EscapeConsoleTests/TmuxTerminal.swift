@@ -100,6 +100,15 @@ final class TmuxTerminal {
         try run(["pipe-pane", "-t", "0", "-O", "cat >> '\(quoted)'"])
     }
 
+    /// From the introduction of a new English game to the first door: escape skips the introduction,
+    /// then Begin starts chapter 1.
+    func enterTheFirstDoor() throws {
+        try type("esc")
+        try waitFor("3. Begin, button")
+        try type("a 3")
+        try waitFor("1 of 6: The First Door, heading")
+    }
+
     /// Presses keys by their tmux names, such as `Up`, `C-a`, `PageUp` or `Enter`.
     func press(_ keys: String...) throws {
         try run(["send-keys", "-t", "0"] + keys)
