@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import EscapeCore
+
 /// The BRLTTY commands the front end understands, with BRLTTY's own numbers (`BRL_CMD_*`).
 ///
 /// They arrive through BrlAPI as command keys, whatever the display's own key names are: BRLTTY's
@@ -65,7 +67,7 @@ extension BrailleCommand {
     /// French translation), in `language`.
     public func summary(in language: KeyLanguage) -> String {
         let words = summaries
-        return language == .french ? words.french : words.english
+        return language == .french ? FrenchTypography.spaced(words.french) : words.english
     }
 
     private var summaries: (english: String, french: String) {

@@ -134,8 +134,8 @@ public enum BrailleKeyMap {
         var names: [Gesture: String] = [:]
         for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
         // The short words of the display are explained once, with the key a player learns first.
-        names[.next, default: ""] += "; " + BrailleWords.legend(language)
-        return names
+        names[.next, default: ""] += (language == .french ? " ; " : "; ") + BrailleWords.legend(language)
+        return language == .french ? names.mapValues(FrenchTypography.spaced) : names
     }
 
     private static func describe(_ binding: Binding, in language: KeyLanguage) -> String {

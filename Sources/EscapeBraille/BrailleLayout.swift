@@ -25,7 +25,8 @@ struct BrailleLayout: Equatable {
 
     /// Lays out `text`'s cells in lines of at most `width` cells.
     ///
-    /// A line breaks after the last blank cell that fits (a blank of the text: a word boundary); a word
+    /// A line breaks after the last blank cell that fits (a blank of the text: a word boundary, but not
+    /// the blank of a no-break space, so French `:` and `?` stay with their word); a word
     /// longer than the line is cut. The blank a line breaks on is not shown, so no cell is lost to it,
     /// except the blank at `kept` (the caret's place in the text), which starts the next line so the
     /// caret has a cell.
@@ -42,7 +43,14 @@ struct BrailleLayout: Equatable {
             let cell = { text.cellOfSource[min(max($0, 0), text.source.count)] }
             return cell(range.lowerBound)..<cell(range.upperBound)
         }
-        var lines = Self.wrap(cells, 0..<cells.count, width: width, keptCell: keptCell, group: group)
+        // A blank shown for a no-break space (French spacing before `:` and inside « ») keeps its words
+        // together, as it does on a page.
+        let breaks = cells.indices.map { cell in
+            BrailleText.isBlank(cells[cell])
+                && !(text.sourceOfCell[cell] < text.source.count
+                    && BrailleText.isNoBreakSpace(text.source[text.sourceOfCell[cell]]))
+        }
+        var lines = Self.wrap(breaks, 0..<cells.count, width: width, keptCell: keptCell, group: group)
         // The caret starts a line after what was typed (a word cut at the display's end): the line ends
         // at the caret instead, with as much as fits of the text before it, as screen readers do.
         if let keptCell, keptCell > 0, keptCell < cells.count, !BrailleText.isBlank(cells[keptCell - 1]),
@@ -56,17 +64,18 @@ struct BrailleLayout: Equatable {
             }
             // The caret's line is never empty: the lines around it may be.
             lines =
-                (Self.wrap(cells, 0..<start, width: width, keptCell: nil, group: nil) + [start..<(keptCell + 1)]
-                + Self.wrap(cells, (keptCell + 1)..<cells.count, width: width, keptCell: nil, group: group)).filter {
+                (Self.wrap(breaks, 0..<start, width: width, keptCell: nil, group: nil) + [start..<(keptCell + 1)]
+                + Self.wrap(breaks, (keptCell + 1)..<cells.count, width: width, keptCell: nil, group: group)).filter {
                     !$0.isEmpty
                 }
         }
         self.lines = lines
     }
 
-    /// The lines of `cells[range]`, broken after the last blank that fits (see the initializer).
+    /// The lines of the cells in `range`, broken after the last blank that fits (see the initializer);
+    /// `breaks` says which cells are blanks a line may break on.
     private static func wrap(
-        _ cells: [Character],
+        _ breaks: [Bool],
         _ range: Range<Int>,
         width: Int,
         keptCell: Int?,
@@ -79,9 +88,9 @@ struct BrailleLayout: Equatable {
             let limit = start + width
             var line = start..<limit
             var next = limit
-            if BrailleText.isBlank(cells[limit]) {
+            if breaks[limit] {
                 next = limit == keptCell ? limit : limit + 1
-            } else if let blank = cells[start..<limit].lastIndex(where: BrailleText.isBlank), blank > start {
+            } else if let blank = breaks[start..<limit].lastIndex(of: true), blank > start {
                 // The caret's blank stays on the line when it fits, after the word typed before it.
                 line = start..<(blank == keptCell ? blank + 1 : blank)
                 next = blank + 1
@@ -92,7 +101,7 @@ struct BrailleLayout: Equatable {
                 // The group would be split: the line ends before it (on the blank before it, if any).
                 let groupStart = group.lowerBound
                 line =
-                    start..<(groupStart - 1 > start && BrailleText.isBlank(cells[groupStart - 1])
+                    start..<(groupStart - 1 > start && breaks[groupStart - 1]
                     ? groupStart - 1 : groupStart)
                 next = groupStart
             }

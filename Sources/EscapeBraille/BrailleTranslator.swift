@@ -51,6 +51,11 @@ public struct BrailleText: Sendable, Hashable {
 
     /// Whether `cell` is blank: a word boundary, where a line may break.
     static func isBlank(_ cell: Character) -> Bool { cell == " " || cell == "\u{2800}" }
+
+    /// Whether `character` is a no-break space (U+00A0, U+202F, U+2007): a blank no line breaks on.
+    static func isNoBreakSpace(_ character: Character) -> Bool {
+        character == "\u{00A0}" || character == "\u{202F}" || character == "\u{2007}"
+    }
 }
 
 /// How a piece of text is shown.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import EscapeCore
+
 /// The words the Braille front end shows of its own, in each language of the adventures.
 ///
 /// Everything else on the display is the engine's, in the adventure's language; these are the few
@@ -17,7 +19,7 @@ public enum BrailleWords {
     static func followingAnotherPlayer(_ language: KeyLanguage) -> String {
         switch language {
         case .english: "Another player is playing; you watch."
-        case .french: "Un autre joueur joue ; tu regardes."
+        case .french: FrenchTypography.spaced("Un autre joueur joue ; tu regardes.")
         }
     }
 
@@ -37,8 +39,10 @@ public enum BrailleWords {
             "each element shows its label first, then: btn button, edt text field, adj adjustable, hdr heading, "
                 + "dim not usable yet, act custom action, 3/5 third of five"
         case .french:
-            "chaque élément montre d'abord son nom, puis : btn bouton, edt champ de texte, adj réglable, "
-                + "hdr titre, dim pas encore utilisable, act action, 3/5 troisième sur cinq"
+            FrenchTypography.spaced(
+                "chaque élément montre d'abord son nom, puis : btn bouton, edt champ de texte, adj réglable, "
+                    + "hdr titre, dim pas encore utilisable, act action, 3/5 troisième sur cinq"
+            )
         }
     }
 }

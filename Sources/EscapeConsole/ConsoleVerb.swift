@@ -86,42 +86,44 @@ enum ConsoleVerb: CaseIterable {
         }
     }
 
-    /// The French words that name it beside the English ones (the short forms are the same).
+    /// The French words that name it beside the English ones, short forms first: a free letter (`e`
+    /// état, `t` temps, `d` dernier, `b` bas, `c` chrono) or the word's first two letters where the
+    /// letter is an English command's (`su` suivant, `in` indice); the English short forms work too.
     var frenchWords: [String] {
         switch self {
-        case .next: ["suivant"]
-        case .previous: ["précédent"]
-        case .first: ["premier"]
-        case .last: ["dernier"]
+        case .next: ["su", "suivant"]
+        case .previous: ["pr", "précédent"]
+        case .first: ["pe", "premier"]
+        case .last: ["d", "dernier"]
         case .focus: ["aller"]
-        case .activate: ["activer"]
+        case .activate: ["ac", "activer"]
         case .type: ["répondre", "dire"]
         case .rotor: []
-        case .item: ["bas"]
-        case .itemBack: ["haut"]
+        case .item: ["b", "bas"]
+        case .itemBack: ["ha", "haut"]
         case .actions: []
         case .action: []
         case .increase: ["augmenter"]
         case .decrease: ["diminuer"]
         case .magic: ["magique"]
         case .escape: ["échap"]
-        case .hint: ["indice"]
-        case .time: ["temps"]
-        case .clock: ["chrono"]
-        case .wait: ["attendre"]
+        case .hint: ["in", "indice"]
+        case .time: ["t", "temps"]
+        case .clock: ["c", "chrono"]
+        case .wait: ["at", "attendre"]
         case .menu: []
-        case .goto: ["niveau"]
+        case .goto: ["ni", "niveau"]
         case .replay: ["rejouer"]
-        case .undo: ["annuler"]
-        case .state: ["état", "où"]
-        case .list: ["liste", "regarder"]
-        case .examine: ["examiner"]
+        case .undo: ["an", "annuler"]
+        case .state: ["e", "état", "où"]
+        case .list: ["re", "liste", "regarder"]
+        case .examine: ["ex", "examiner"]
         case .again: ["encore", "répéter"]
         case .review: ["historique", "revoir"]
         case .save: ["sauvegarder", "enregistrer"]
         case .restore: ["restaurer", "charger"]
-        case .help: ["aide"]
-        case .quit: ["quitter"]
+        case .help: ["ai", "aide"]
+        case .quit: ["qu", "quitter"]
         }
     }
 

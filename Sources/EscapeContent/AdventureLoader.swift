@@ -2,6 +2,7 @@
 public import EscapeCore
 import EscapeJSON
 import EscapeProtocol
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -143,9 +144,11 @@ public enum AdventureLoader {
         // Every string of the file, wherever it is, within the text limit.
         var textProblems: [ContentError.Problem] = []
         AdventureValidator.checkTexts(in: value, at: "$", into: &textProblems)
+        // A French adventure's texts get French spacing here, once, so its authors type plain spaces.
+        let typeset = isFrench(value) ? frenchSpaced(value) : value
         var adventure: Adventure
         do {
-            adventure = try JSONValueDecoder().decode(Adventure.self, from: value)
+            adventure = try JSONValueDecoder().decode(Adventure.self, from: typeset)
         } catch let error as DecodingError {
             throw ContentError(file: file, problems: textProblems + [problem(from: error)])
         } catch {
@@ -158,6 +161,22 @@ public enum AdventureLoader {
             if let gesture = Gesture(wireName: name) { adventure.gestureWords[gesture] = word }
         }
         return adventure
+    }
+
+    /// Whether the file's `locale` is French.
+    private static func isFrench(_ value: JSONValue) -> Bool {
+        guard case .object(let fields) = value, case .string(let locale)? = fields["locale"] else { return false }
+        return LocaleLanguage.isFrench(locale)
+    }
+
+    /// `value` with every string in it given French spacing (``FrenchTypography``); keys are left alone.
+    private static func frenchSpaced(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(FrenchTypography.spaced(text))
+        case .array(let items): .array(items.map(frenchSpaced))
+        case .object(let fields): .object(fields.mapValues(frenchSpaced))
+        case .null, .bool, .int, .uint, .double: value
+        }
     }
 
     /// The offset of the first byte that is not part of valid UTF-8, or `nil` when all of it is.

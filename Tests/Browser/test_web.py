@@ -167,7 +167,8 @@ class Page:
 
     @staticmethod
     def name(node: Dict[str, Any]) -> str:
-        return (node.get("name") or {}).get("value", "") or ""
+        # French spacing's no-break spaces read as spaces: the tests compare with the adventure file.
+        return ((node.get("name") or {}).get("value", "") or "").replace("\u00a0", " ").replace("\u202f", " ")
 
     @staticmethod
     def role(node: Dict[str, Any]) -> str:
@@ -643,6 +644,10 @@ class BrowserTests(unittest.TestCase):
         game = Game("fr")
         wait_for("the served game's first screen", lambda: page.title() not in ("", "Escape From Blindness"), 15)
         self.assertEqual(driver.find_element("tag name", "html").get_attribute("lang"), "fr")
+        # The page's own French words are set with French spacing, as the engine's are.
+        text = driver.execute_script("return document.body.textContent")
+        self.assertIn("mode formulaire\u00a0: Orca", text)
+        self.assertNotIn("mode formulaire : Orca", text)
         title = page.title()
         self.assert_focus_on_screen(page, title)
         while game.kind(title) != "level":

@@ -80,7 +80,7 @@ import Testing
         let french = try #require(transcript.error(1))
         #expect(french.string("code") == "not_now")
         #expect(french.string("message") != "the focused element has no rotor")
-        #expect(transcript.error(2)?.string("message") == "commande inconnue « fly »")
+        #expect(transcript.error(2)?.string("message") == "commande inconnue «\u{00A0}fly\u{00A0}»")
         #expect(transcript.error(2)?.string("code") == "unknown_command")
     }
 }

@@ -157,7 +157,10 @@ final class SteppingClock: GameClock {
             log: { _ in }
         )
         run(frontEnd, on: session) { !display.frames.isEmpty }
-        #expect(session.engine.keyNames[.next]?.hasPrefix("la touche « descendre d'une ligne » (LNDN)") == true)
+        #expect(
+            session.engine.keyNames[.next]?.hasPrefix("la touche «\u{00A0}descendre d'une ligne\u{00A0}» (LNDN)")
+                == true
+        )
         #expect(session.engine.keyNames == BrailleKeyMap.keyNames(in: .french))
     }
 

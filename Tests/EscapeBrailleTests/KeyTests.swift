@@ -104,9 +104,14 @@ import CBrlAPI
                 == "the keys for “go backward one braille window” / “go forward one braille window” (FWINLT / FWINRT)"
         )
         let french = BrailleKeyMap.keyNames(in: .french)
-        #expect(french[.next] == "la touche « descendre d'une ligne » (LNDN); " + BrailleWords.legend(.french))
+        #expect(
+            french[.next] == "la touche «\u{00A0}descendre d'une ligne\u{00A0}» (LNDN)\u{202F}; "
+                + BrailleWords.legend(.french)
+        )
         #expect(french[.next]?.contains("btn bouton, edt champ de texte") == true)
-        #expect(french[.activate]?.hasPrefix("une touche de routage sur l'élément ou Entrée ; dans un champ") == true)
+        #expect(
+            french[.activate]?.hasPrefix("une touche de routage sur l'élément ou Entrée\u{202F}; dans un champ") == true
+        )
         for gesture in Gesture.allCases {
             #expect(names[gesture] != nil, "\(gesture)")
             #expect(french[gesture] != nil, "\(gesture)")

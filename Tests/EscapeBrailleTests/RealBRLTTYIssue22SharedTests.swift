@@ -44,7 +44,7 @@ extension RealBRLTTYAttachTests {
     @Test func anObserversRefusalIsWordedForAPersonInTheGamesLanguage() throws {
         try sharedGame(locale: "fr") { _, console, display, braille in
             try display.waitFor(prefix: "Dans le noir hdr 1/3", timeout: 15)
-            try display.press("LNDN") { $0.hasPrefix("Un autre joueur joue ; tu regardes.") }
+            try display.press("LNDN") { $0.hasPrefix("Un autre joueur joue\u{202F}; tu regardes.") }
             #expect(display.text.count <= 40, "one window: \(display.text)")
             try display.press("FWINLT") { $0.hasPrefix("Dans le noir hdr 1/3") }
             let panned = display.history.count

@@ -114,6 +114,27 @@ struct FakeContractions: BrailleTranslator {
         #expect(text.sourceOfCell[7] == 9)
     }
 
+    /// French spacing's no-break space is a blank cell in abrégé, but no line breaks on it: the colon
+    /// stays with its word, as on a page.
+    @Test func aFrenchLineNeverStartsWithTheColonOfTheWordBefore() {
+        let sentence = FrenchTypography.spaced("Ta réponse : la lumière revient ? Oui !")
+        let text = french.translate(Array(sentence), style: .contracted)
+        for width in 10...30 {
+            let layout = BrailleLayout(text, width: width, rows: 1)
+            for line in layout.lines where !line.isEmpty {
+                let first = text.source[text.sourceOfCell[line.lowerBound]]
+                #expect(![":", "?", "!", "\u{00A0}", "\u{202F}"].contains(first), "width \(width): \(layout.lines)")
+            }
+        }
+        // Untranslated, the no-break space keeps its words together too.
+        let plain = BrailleLayout(Array(sentence), width: 12, rows: 1)
+        #expect(
+            !plain.lines.contains {
+                [":", "?", "!"].contains(sentence[sentence.index(sentence.startIndex, offsetBy: $0.lowerBound)])
+            }
+        )
+    }
+
     @Test func keepsBlanksAroundAndTypedDotsAsTheyAre() {
         let text = english.translate(Array(" the ⠁⠃ "), style: .contracted)
         #expect(String(text.cells) == "⠀⠮⠀⠁⠃⠀")

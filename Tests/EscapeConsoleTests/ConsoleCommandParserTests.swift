@@ -209,7 +209,7 @@ struct ConsoleCommandParserTests {
 
     @Test func anAnswerIsMeasuredInCodePointsAsTheEngineMeasuresIt() {
         // One grapheme cluster: a letter and its combining acute accents, one code point each.
-        let longest = "e" + String(repeating: "\u{301}", count: CommandDecoder.maximumInputLength - 1)
+        let longest = "y" + String(repeating: "\u{301}", count: CommandDecoder.maximumInputLength - 1)
         let tooLong = longest + "\u{301}"
         #expect(longest.count == 1 && tooLong.count == 1)
         let refused = ConsoleInput.failure("That answer is longer than 1000 characters; answers are short.")
@@ -298,11 +298,14 @@ struct ConsoleCommandParserTests {
         context.actions = ActionList(element: "ladder", actions: ["Échelle", "Écarter"])
         #expect(ConsoleCommandParser.parse("action echelle", in: context) == Self.game(.action(.name("Échelle"))))
         #expect(
-            ConsoleCommandParser.parse("action éc", in: context) == .failure("Laquelle : Échelle ou Écarter ?")
+            ConsoleCommandParser.parse("action éc", in: context)
+                == .failure("Laquelle\u{00A0}: Échelle ou Écarter\u{202F}?")
         )
         #expect(
             ConsoleCommandParser.parse("action envelopper", in: context)
-                == .failure("ladder n'a pas d'action « envelopper ». Ses actions : 1 Échelle, 2 Écarter.")
+                == .failure(
+                    "ladder n'a pas d'action «\u{00A0}envelopper\u{00A0}». Ses actions\u{00A0}: 1 Échelle, 2 Écarter."
+                )
         )
     }
 
@@ -316,8 +319,28 @@ struct ConsoleCommandParserTests {
         #expect(ConsoleCommandParser.parse("r arrière", in: context) == Self.game(.rotor(.previous)))
         #expect(
             ConsoleCommandParser.parse("sauter", in: context)
-                == .failure("Commande inconnue : « sauter ». Tape aide pour la liste des commandes.")
+                == .failure(
+                    "Commande inconnue\u{00A0}: «\u{00A0}sauter\u{00A0}». Tape aide pour la liste des commandes."
+                )
         )
+    }
+
+    @Test func frenchShortFormsNameTheirCommandsBesideTheEnglishOnes() {
+        var context = ConsoleContext()
+        context.locale = "fr"
+        let pairs = [
+            ("su", "suivant", "n"), ("pr", "précédent", "p"), ("pe", "premier", "f"), ("d", "dernier", "l"),
+            ("ac", "activer", "a"), ("b", "bas", "i"), ("ha", "haut", "up"), ("in", "indice", "h"),
+            ("t", "temps", "time"), ("at 5", "attendre 5", "z 5"), ("ni 1 1", "niveau 1 1", "g 1 1"),
+            ("an", "annuler", "u"), ("e", "état", "s"), ("re", "regarder", "look"), ("ex", "examiner", "x"),
+            ("ai", "aide", "help"), ("qu", "quitter", "q"), ("c non", "chrono non", "clock off"),
+        ]
+        for (short, long, english) in pairs {
+            let parsed = ConsoleCommandParser.parse(short, in: context)
+            #expect(parsed == ConsoleCommandParser.parse(long, in: context), "\(short)")
+            #expect(parsed == ConsoleCommandParser.parse(english, in: context), "\(short)")
+            if case .failure(let message) = parsed { Issue.record("\(short): \(message)") }
+        }
     }
 
     @Test func editDistanceCountsSingleCharacterEdits() {

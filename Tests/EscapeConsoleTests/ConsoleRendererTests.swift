@@ -324,8 +324,8 @@ struct ConsoleSharedControlTests {
     @Test func inFrench() {
         #expect(
             said([(.observer, false), (.observer, true), (.controller, false)], locale: "fr") == [
-                ["Tu suis cette partie ; un autre joueur la mène."],
-                ["La main est libre : ton prochain geste joue la partie."],
+                ["Tu suis cette partie\u{202F}; un autre joueur la mène."],
+                ["La main est libre\u{00A0}: ton prochain geste joue la partie."],
                 ["Tu mènes la partie maintenant."],
             ]
         )
@@ -364,7 +364,7 @@ struct TerminalSafetyTests {
     }
 
     @Test func plainTextIsLeftAsItIs() {
-        for text in ["", "Chapitre 1 : La cave", "«\u{00A0}Bonjour\u{202F}!\u{00A0}»", "émoji 🕯️ — “quotes”"] {
+        for text in ["", "Chapitre 1\u{00A0}: La cave", "«\u{00A0}Bonjour\u{202F}!\u{00A0}»", "émoji 🕯️ — “quotes”"] {
             #expect(TerminalSafety.sanitized(text) == text)
             #expect(ConsoleLine(text).text == text)
         }

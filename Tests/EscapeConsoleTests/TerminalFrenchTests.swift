@@ -88,26 +88,30 @@ struct TerminalFrenchTests {
         defer { terminal.stop() }
         try terminal.waitFor(opening.last ?? "")
         try terminal.type("aide")
-        try terminal.waitFor("q, quitter : arrêter de jouer. La progression est enregistrée à chaque porte ouverte.")
+        try terminal.waitFor(
+            "q, qu, quitter\u{00A0}: arrêter de jouer. La progression est enregistrée à chaque porte ouverte."
+        )
         try terminal.type("sauter")
-        try terminal.waitFor("Commande inconnue : « sauter ». Tape aide pour la liste des commandes.")
+        try terminal.waitFor(
+            "Commande inconnue\u{00A0}: «\u{00A0}sauter\u{00A0}». Tape aide pour la liste des commandes."
+        )
         var hinted = false
         for step in steps {
             try terminal.type(step.typed)
             if let last = step.answer.last { try terminal.waitFor(last) }
             // On the first level: a hint, numbered by the story itself, is not prefixed a second time.
-            if !hinted, step.answer.contains("La Première Porte, 6 éléments :") {
+            if !hinted, step.answer.contains("La Première Porte, 6 éléments\u{00A0}:") {
                 hinted = true
                 try terminal.type("attendre 30")
                 try terminal.waitFor("Un nouvel indice est prêt. Demande-le quand tu veux.")
                 // The notice is no hint: no « Indice : » before it (issue 23, item 7).
                 #expect(!terminal.lines().contains { $0.hasPrefix("Indice : Un nouvel indice") })
                 try terminal.type("indice")
-                try terminal.waitFor("Indice 1 sur 2 : ")
+                try terminal.waitFor("Indice 1 sur 2\u{00A0}: ")
             }
         }
         #expect(hinted)
-        try terminal.waitFor("Te voilà dehors : la partie est terminée.")
+        try terminal.waitFor("Te voilà dehors\u{00A0}: la partie est terminée.")
         try terminal.type("état")
         try terminal.waitFor("25 niveaux résolus sur 25.")
         try terminal.type("quitter")

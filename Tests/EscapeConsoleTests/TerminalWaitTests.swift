@@ -13,7 +13,7 @@ struct TerminalWaitTests {
         ),
         (
             "fr", "Tu attends 10 minutes. Appuie sur une touche pour arrêter d'attendre.", "Tu as arrêté d'attendre.",
-            "2 sur 3 : "
+            "2 sur 3\u{00A0}: "
         ),
     ])
     func aWaitSaysWhatItDoesAndTheNextKeyCutsItShort(

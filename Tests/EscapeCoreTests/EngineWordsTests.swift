@@ -35,7 +35,7 @@ struct EngineWordsTests {
         phrase.values["found"] = "1.5"
         phrase.phrases["message"]?.values["found"] = "1.5"
         #expect(EngineWords.english.text(phrase) == "commands[2]: ms must be an integer, not 1.5")
-        #expect(EngineWords(.french).text(phrase) == "commands[2] : ms doit être un entier, pas 1.5")
+        #expect(EngineWords(.french).text(phrase) == "commands[2]\u{00A0}: ms doit être un entier, pas 1.5")
         // A phrase wins over a value of the same name.
         let both = EngineWords.Phrase(
             .alternative,

@@ -96,12 +96,13 @@ struct DecoderWordsTests {
         let batched = try failure(#"{"type":"batch","commands":[{"type":"rotor","direction":"up"}]}"#)
         #expect(
             ProtocolError(batched, in: EngineWords(.french)).message
-                == "commands[0] : direction doit valoir next ou previous"
+                == "commands[0]\u{00A0}: direction doit valoir next ou previous"
         )
         #expect(batched.field == "commands[0].direction")
         let json = try failure(#"{"a":1,"a":2}"#)
         #expect(
-            ProtocolError(json, in: EngineWords(.french)).message == "JSON invalide : clé « a » en double à l'octet 7"
+            ProtocolError(json, in: EngineWords(.french)).message
+                == "JSON invalide\u{00A0}: clé «\u{00A0}a\u{00A0}» en double à l'octet 7"
         )
     }
 }

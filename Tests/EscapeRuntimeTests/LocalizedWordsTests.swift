@@ -155,13 +155,13 @@ import Testing
         #expect(
             french.labels["level-vault-iron"]?.filter { $0.contains("rotor") }
                 == [
-                    "rotor : suivant", "élément du rotor : suivant", "rotor : précédent",
-                    "élément du rotor : précédent",
+                    "rotor\u{00A0}: suivant", "élément du rotor\u{00A0}: suivant", "rotor\u{00A0}: précédent",
+                    "élément du rotor\u{00A0}: précédent",
                 ]
         )
-        #expect(french.labels["level-workshop-forge"]?.contains("Soufflet : Actionner") == true)
-        #expect(french.labels["level-locks-bell"]?.contains("Roue de gauche : vers le haut") == true)
-        #expect(french.labels["level-locks-bell"]?.contains("Roue de gauche : vers le bas") == true)
+        #expect(french.labels["level-workshop-forge"]?.contains("Soufflet\u{00A0}: Actionner") == true)
+        #expect(french.labels["level-locks-bell"]?.contains("Roue de gauche\u{00A0}: vers le haut") == true)
+        #expect(french.labels["level-locks-bell"]?.contains("Roue de gauche\u{00A0}: vers le bas") == true)
         for label in french.labels.values.joined() { Self.expectFrench(label) }
     }
 

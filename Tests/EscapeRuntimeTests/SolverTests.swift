@@ -75,7 +75,7 @@ import Testing
         }
         if adventure.locale == "fr" {
             #expect(english.isEmpty, "\(english)")
-            #expect(labels.contains("rotor : suivant") && labels.contains("élément du rotor : précédent"))
+            #expect(labels.contains("rotor\u{00A0}: suivant") && labels.contains("élément du rotor\u{00A0}: précédent"))
         } else {
             #expect(labels.contains("rotor: next") && labels.contains("rotor item: previous"))
         }
@@ -83,6 +83,12 @@ import Testing
         let events = try Support.events(player.output)
         #expect(events.contains { $0["type"] == "ended" && $0["reason"] == "escaped" })
         #expect(!events.contains { $0["type"] == "error" }, "\(events.filter { $0["type"] == "error" })")
+        if adventure.locale == "fr" {
+            // Everything the engine wrote, story and its own words alike, is set with French spacing.
+            var unspaced: [String] = []
+            for event in events { collectUnspaced(.object(event), into: &unspaced) }
+            #expect(unspaced.isEmpty, "\(unspaced.prefix(10))")
+        }
         let validation = try Support.validate("events", player.output)
         #expect(validation.ok, "\(validation.report)")
         // The same lines through the built efb's pipe give the same bytes.
@@ -124,6 +130,16 @@ import Testing
             player.send(["type": "magicTap"])
         default:
             Issue.record("the solver does not know the kind \(level.puzzle.kind)")
+        }
+    }
+
+    /// The places in the strings of `value` where French spacing is missing.
+    private func collectUnspaced(_ value: JSONValue, into places: inout [String]) {
+        switch value {
+        case .string(let text): places += FrenchSpacing.plainSpaces(in: text)
+        case .array(let items): for item in items { collectUnspaced(item, into: &places) }
+        case .object(let fields): for (_, field) in fields { collectUnspaced(field, into: &places) }
+        case .null, .bool, .int, .uint, .double: break
         }
     }
 

@@ -185,6 +185,9 @@ class Desktop:
             if text.endswith(" ") and text.strip().lower() == text.strip().lower() and len(text.split()) <= 2:
                 continue
             text = text.replace("\\'", "'")
+            # French spacing's no-break spaces are heard as spaces; the tests compare with the
+            # adventure file, which has plain ones.
+            text = text.replace("\u00a0", " ").replace("\u202f", " ")
             if not text.strip():
                 continue
             self.utterances.append(Utterance(text, now))

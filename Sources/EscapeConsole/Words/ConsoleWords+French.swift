@@ -122,39 +122,41 @@ extension ConsoleWords {
         case .helpTitle: "Commandes (forme courte d'abord) :"
         case .helpHere: "Ici : {label}."
         case .helpNothingHere: "Il ne fait rien ici."
-        case .helpNext: "n, suivant : aller à l'élément suivant."
-        case .helpPrevious: "p, précédent : aller à l'élément précédent."
-        case .helpFirst: "f, premier : aller au premier élément."
-        case .helpLast: "l, dernier : aller au dernier élément."
+        case .helpNext: "n, su, suivant : aller à l'élément suivant."
+        case .helpPrevious: "p, pr, précédent : aller à l'élément précédent."
+        case .helpFirst: "f, pe, premier : aller au premier élément."
+        case .helpLast: "l, d, dernier : aller au dernier élément."
         case .helpFocus:
             "Un numéro, par exemple 3, ou aller 3 : aller à l'élément 3, même depuis un champ de texte (répondre 3 répond 3)."
         case .helpActivate:
-            "Entrée sur une ligne vide, a, activer : activer l'élément où tu te trouves. a 3 active l'élément 3, a lampe l'élément appelé lampe."
+            "Entrée sur une ligne vide, a, ac, activer : activer l'élément où tu te trouves. a 3 active l'élément 3, a lampe l'élément appelé lampe."
         case .helpType:
             "répondre TEXTE : écrire TEXTE dans le champ de texte et le valider. Sur un champ de texte, tape "
                 + "simplement ta réponse."
         case .helpRotor: "r, rotor : tourner le rotor de l'élément. r arrière le tourne en sens inverse."
-        case .helpItem: "bas, i : élément suivant du rotor."
-        case .helpItemBack: "haut : élément précédent du rotor."
+        case .helpItem: "i, b, bas : élément suivant du rotor."
+        case .helpItemBack: "ha, haut : élément précédent du rotor."
         case .helpActions: "actions : la liste des actions de l'élément où tu te trouves."
         case .helpAction: "action 2, ou action NOM : faire l'une des actions de l'élément, nommée par son verbe."
         case .helpIncrease: "+, augmenter : tourner vers le haut un élément réglable ; + 4 ou +4 le tourne de 4 crans."
         case .helpDecrease: "-, diminuer : tourner vers le bas un élément réglable ; - 4 ou -4 le tourne de 4 crans."
         case .helpMagic: "magique : le toucher magique. {here}"
         case .helpEscape: "échap : le geste d'échappement. {here}"
-        case .helpHint: "h, indice : entendre un indice."
-        case .helpTime: "temps : combien de temps la torche brûle encore."
-        case .helpClock: "chrono non, chrono oui : jouer les salles chronométrées sans chronomètre, ou de nouveau avec."
+        case .helpHint: "h, in, indice : entendre un indice."
+        case .helpTime: "t, temps : combien de temps la torche brûle encore."
+        case .helpClock:
+            "c non, c oui, chrono non, chrono oui : jouer les salles chronométrées sans chronomètre, ou de nouveau avec."
         case .helpWait:
-            "z, attendre : laisser passer 10 secondes ; attendre SECONDES : autant. Avec --clock virtual, ce qui débloque les indices."
+            "z, at, attendre : laisser passer 10 secondes ; attendre SECONDES : autant. Avec --clock virtual, ce qui débloque les indices."
         case .helpMenu: "m, menu : ouvrir le menu des niveaux."
-        case .helpGoto: "g, niveau CHAPITRE NIVEAU : aller à un niveau déjà atteint, par exemple g 2 1."
+        case .helpGoto: "g, ni, niveau CHAPITRE NIVEAU : aller à un niveau déjà atteint, par exemple g 2 1."
         case .helpReplay: "rejouer : recommencer la partie ; ta progression est effacée."
-        case .helpUndo: "u, annuler : revenir sur ton dernier geste dans ce niveau."
-        case .helpState: "s, état, où : redire l'écran, l'élément où tu te trouves et ta progression."
-        case .helpList: "liste, regarder : la salle à nouveau : ses éléments, numérotés, et l'élément où tu te trouves."
+        case .helpUndo: "u, an, annuler : revenir sur ton dernier geste dans ce niveau."
+        case .helpState: "s, e, état, où : redire l'écran, l'élément où tu te trouves et ta progression."
+        case .helpList:
+            "re, liste, regarder : la salle à nouveau : ses éléments, numérotés, et l'élément où tu te trouves."
         case .helpExamine:
-            "x, examiner : l'élément où tu te trouves à nouveau ; x 3 ou x lampe : aller à cet élément et l'entendre."
+            "x, ex, examiner : l'élément où tu te trouves à nouveau ; x 3 ou x lampe : aller à cet élément et l'entendre."
         case .helpReview: "historique : les 10 dernières lignes à nouveau ; revoir N : les N dernières, jusqu'à 100."
         case .helpSave:
             "sauvegarder : où ta progression est gardée. Elle est sauvegardée toute seule chaque fois qu'une porte s'ouvre."
@@ -170,10 +172,10 @@ extension ConsoleWords {
         case .nothingToReview: "Rien n'a encore été dit."
         case .helpAgain:
             "encore, répéter : répéter la dernière annonce ; en arrivant dans une salle, ce qui y a été dit."
-        case .helpHelp: "aide, ? : cette liste."
+        case .helpHelp: "ai, aide, ? : cette liste."
         case .helpMore:
             "aide plus : les autres commandes (menu des niveaux, aller à un niveau, annuler, horloge, attendre)."
-        case .helpQuit: "q, quitter : arrêter de jouer. La progression est enregistrée à chaque porte ouverte."
+        case .helpQuit: "q, qu, quitter : arrêter de jouer. La progression est enregistrée à chaque porte ouverte."
         }
     }
 }

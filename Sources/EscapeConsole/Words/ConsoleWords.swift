@@ -35,7 +35,7 @@ public struct ConsoleWords: WordTable, Sendable, Hashable {
     public func template(_ key: Key) -> String {
         switch language {
         case .english: Self.english(key)
-        case .french: Self.french(key)
+        case .french: FrenchTypography.spaced(Self.french(key))
         }
     }
 

@@ -122,6 +122,18 @@
     },
   };
 
+  // French spacing, as the engine's French texts have it: a no-break space before ":" and inside « »,
+  // a narrow one before ";", "?" and "!", so no line of the page starts with them.
+  const frenchSpaced = (value) => {
+    if (typeof value === "string") {
+      return value.replace(/ ([:»])/g, "\u00a0$1").replace(/« /g, "«\u00a0").replace(/ ([;?!])/g, "\u202f$1");
+    }
+    if (typeof value === "function") return (...args) => frenchSpaced(value(...args));
+    if (Array.isArray(value)) return value.map(frenchSpaced);
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, frenchSpaced(item)]));
+  };
+  WORDS.fr = frenchSpaced(WORDS.fr);
+
   const $ = (id) => document.getElementById(id);
   const state = {
     words: WORDS[document.documentElement.lang.startsWith("fr") ? "fr" : "en"],
