@@ -197,6 +197,28 @@ import Musl
         #expect(driver.enter("m").map(\.text) == menu)
     }
 
+    @Test func aFinishedGameIsKeptBeforePlayAgainAndComesBackWhole() throws {
+        let game = try SavedGame(at: nil)
+        let result = try runEFB(
+            ["play", "--clock", "virtual", "--locale", "en", "--save", game.path],
+            input: "magic\nyes\nrestore before-replay\ns\nq\n"
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let kept = try #require(
+            lines.firstIndex(of: "Your game before replay is kept: restore before-replay brings it back."),
+            "\(result.stdout)"
+        )
+        let cleared = try #require(lines.firstIndex(of: "A new game begins. Your earlier progress has been cleared."))
+        #expect(cleared < kept)
+        let restored = try #require(lines.firstIndex { $0.hasPrefix("Restored before-replay.") }, "\(result.stdout)")
+        #expect(lines[restored...].contains { $0.contains("25 of 25 levels solved.") }, "\(result.stdout)")
+        let slot = URL(fileURLWithPath: game.path).deletingLastPathComponent().appendingPathComponent(
+            "slots/before-replay.snapshot"
+        )
+        #expect(FileManager.default.fileExists(atPath: slot.path))
+    }
+
     @Test func memorySaveKeepsNamedSavesUntilTheGameEnds() {
         var (driver, _) = Support.console(at: "cellar-door", savePlace: .nowhere)
         #expect(
