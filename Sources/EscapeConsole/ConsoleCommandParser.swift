@@ -26,6 +26,12 @@ public enum ConsoleInput: Sendable, Hashable {
     case review(Int)
     /// Say how and where progress is saved (`save`).
     case save
+    /// Keep the game as it is now under a name (`save NAME`), folded as ``SaveSlots/name(_:)`` folds it.
+    case saveSlot(String)
+    /// List the named saves and say that progress comes back by itself (`restore`).
+    case listSlots
+    /// Bring back the game kept under a name (`restore NAME`).
+    case restoreSlot(String)
     /// The line means nothing here; the text says, in one line, what might work instead.
     case failure(String)
 }
@@ -173,8 +179,12 @@ public enum ConsoleCommandParser {
                 return .failure(Failure(words(.reviewUsage, ["most": "\(Self.keptLines)"])))
             }
             return .success(.review(count))
-        case .save: return rest.isEmpty ? .success(.save) : .failure(Failure(nothingAfter: word, words))
-        case .restore: return .failure(Failure(words(.restoreHow)))
+        case .save:
+            if rest.isEmpty { return .success(.save) }
+            return slot(rest, words).map { .saveSlot($0) }
+        case .restore:
+            if rest.isEmpty { return .success(.listSlots) }
+            return slot(rest, words).map { .restoreSlot($0) }
         case .again: return plain(.game(.repeatAnnouncement))
         case .help:
             if rest.isEmpty { return .success(.help) }
@@ -290,6 +300,14 @@ public enum ConsoleCommandParser {
                 )
             )
         }
+    }
+
+    /// A save's name: letters, digits, `-` and `_`, folded to lower case.
+    private static func slot(_ rest: String, _ words: ConsoleWords) -> Result<String, Failure> {
+        guard let name = SaveSlots.name(rest) else {
+            return .failure(Failure(words(.slotNameUsage, ["most": "\(SaveSlots.maximumNameLength)"])))
+        }
+        return .success(name)
     }
 
     private static func goto(_ rest: String, _ words: ConsoleWords) -> Result<ConsoleInput, Failure> {

@@ -3,8 +3,10 @@ import EscapeCore
 public import EscapeProtocol
 public import EscapeRuntime
 
-/// The console's turn-taking, without I/O: typed lines in as session inputs, the session's events out
-/// as lines.
+/// The console's turn-taking: typed lines in as session inputs, the session's events out as lines.
+///
+/// Its only I/O is the player's named saves (``SaveSlots``), written and read as `save NAME` and
+/// `restore NAME` ask.
 ///
 /// ``ConsoleFrontEnd`` owns one: it hands what ``interpret(_:)`` gives to the session and the session's
 /// events to ``render(_:)``. It remembers which command each of its requests carried, so every answer
@@ -39,8 +41,24 @@ public struct ConsoleDriver: Sendable {
     private var noticeSinceAnswer = false
     /// The last lines said (``ConsoleCommandParser/keptLines`` at most), for `history` and `review N`.
     private var said: [ConsoleLine] = []
-    /// Where the game's progress is kept, for `save`.
+    /// Where the game's progress is kept, for `save`; named saves are kept beside it (``SaveSlots``), in
+    /// memory with `.nowhere`, and not at all in a shared game.
     public var savePlace: SavePlace = .nowhere
+    /// The named saves of a game that keeps no files (`--memory-save`): each blob, and when it was kept.
+    private var memorySlots: [String: (blob: String, order: Int)] = [:]
+    /// How many named saves were kept in memory so far, to list them newest first.
+    private var slotsKept = 0
+    /// The `snapshot` requests that keep a named save, with its name.
+    private var slotSaves: [RequestID: String] = [:]
+    /// The `snapshot` requests taken before a replay, with the replay's request: once it is done, the
+    /// player hears that the game was kept.
+    private var replayKeeps: [RequestID: RequestID] = [:]
+    /// The `restore` requests of a named save, with its name and the `state` request that redraws after it.
+    private var slotRestores: [RequestID: (name: String, redraw: RequestID?)] = [:]
+    /// The `state` requests that redraw after a named save came back, with its name.
+    private var slotRedraws: [RequestID: String] = [:]
+    /// The named save that keeps the game as it was before `replay`.
+    public static let beforeReplay = "before-replay"
 
     /// Whether the line being interpreted is `history` or `review N`.
     private var reviewing = false
@@ -163,7 +181,7 @@ public struct ConsoleDriver: Sendable {
             guard yes.contains(AnswerFolding.fold(line).filter { !$0.isWhitespace }) else {
                 return .lines([ConsoleLine(words(.progressKept))])
             }
-            return .submit(.requests(requests.map { number($0) }))
+            return .submit(.requests(keepingTheGame(before: requests.map { number($0) })))
         }
         switch ConsoleCommandParser.parse(line, in: renderer.context) {
         case .send(let requests):
@@ -229,7 +247,16 @@ public struct ConsoleDriver: Sendable {
                 case .nowhere: words(.savedNowhere)
                 case .server: words(.savedByServer)
                 }
-            return .lines([ConsoleLine(line)])
+            return .lines([ConsoleLine(savePlace == .server ? line : line + " " + words(.saveSlotHint))])
+        case .saveSlot(let name):
+            guard savePlace != .server else { return .lines([ConsoleLine(words(.slotsShared))]) }
+            let snapshot = number(Request(command: .snapshot))
+            if let id = snapshot.id { slotSaves[id] = name }
+            return .submit(.requests([snapshot]))
+        case .listSlots:
+            return .lines(slotList())
+        case .restoreSlot(let name):
+            return restoreSlot(name)
         case .failure(let message):
             return .lines([ConsoleLine(message)])
         }
@@ -311,6 +338,121 @@ public struct ConsoleDriver: Sendable {
         }
     }
 
+    /// `requests` (numbered), after a `snapshot` kept as ``beforeReplay`` when they start the game over, so
+    /// that the game before it can be brought back; in a shared game, as they are.
+    private mutating func keepingTheGame(before requests: [Request]) -> [Request] {
+        guard savePlace != .server, let replay = requests.first(where: { erasesProgress($0.command) })?.id else {
+            return requests
+        }
+        let snapshot = number(Request(command: .snapshot))
+        if let id = snapshot.id {
+            slotSaves[id] = Self.beforeReplay
+            replayKeeps[id] = replay
+        }
+        return [snapshot] + requests
+    }
+
+    /// Keeps `blob` as the named save `name`, in a file beside the save or in memory.
+    ///
+    /// - Parameters:
+    ///   - blob: The snapshot.
+    ///   - name: The save's name.
+    ///   - replay: The replay it was taken before, if any: said once the replay is done.
+    /// - Returns: What to say now.
+    private mutating func keepSlot(_ blob: String, as name: String, before replay: RequestID?) -> [ConsoleLine] {
+        let words = renderer.context.words
+        let kept: String
+        switch savePlace {
+        case .server:
+            // Never asked for: a shared game keeps no named save.
+            return []
+        case .nowhere:
+            slotsKept += 1
+            memorySlots[name] = (blob, slotsKept)
+            kept = words(.slotKeptInMemory, ["name": name])
+        case .file(let save):
+            let slots = SaveSlots.beside(save: save)
+            do {
+                try slots.keep(blob, as: name)
+                kept = words(.slotKept, ["name": name, "path": slots.path(of: name)])
+            } catch {
+                let reason = placeProblem(error)
+                if replay != nil {
+                    return [ConsoleLine(words(.notKeptBeforeReplay, ["reason": reason]), style: .error)]
+                }
+                return [ConsoleLine(words(.slotNotKept, ["name": name, "reason": reason]), style: .error)]
+            }
+        }
+        guard let replay else { return [ConsoleLine(kept)] }
+        afterwords[replay] = words(.keptBeforeReplay, ["name": name])
+        return []
+    }
+
+    /// Why the folder of the named saves or one of them cannot be used.
+    private func placeProblem(_ failure: SaveSlots.Failure) -> String {
+        let words = renderer.context.words
+        return switch failure {
+        case .notYours(let path): words(.slotPlaceNotYours, ["path": path])
+        case .system(let path, let reason): words(.slotPlaceFailed, ["path": path, "error": reason])
+        case .missing, .tooLarge, .damaged: words(.slotPlaceFailed, ["path": savePlaceFolder, "error": "\(failure)"])
+        }
+    }
+
+    /// The folder of the named saves, as said in a message.
+    private var savePlaceFolder: String {
+        if case .file(let save) = savePlace { return SaveSlots.beside(save: save).folder }
+        return ""
+    }
+
+    /// `restore` alone: the named saves, newest first, and that progress comes back by itself.
+    private func slotList() -> [ConsoleLine] {
+        let words = renderer.context.words
+        let names: [String]
+        switch savePlace {
+        case .server: return [ConsoleLine(words(.slotsShared))]
+        case .nowhere: names = memorySlots.sorted { $0.value.order > $1.value.order }.map(\.key)
+        case .file(let save): names = SaveSlots.beside(save: save).names()
+        }
+        let list = names.isEmpty ? words(.noSlots) : words(.slotsListed, ["list": names.joined(separator: ", ")])
+        return [ConsoleLine(list), ConsoleLine(words(.restoreHow))]
+    }
+
+    /// `restore NAME`: the named save read, then brought back and the screen redrawn; a save that cannot be
+    /// read gets one line and the game goes on untouched.
+    private mutating func restoreSlot(_ name: String) -> Interpretation {
+        let words = renderer.context.words
+        let blob: String
+        switch savePlace {
+        case .server:
+            return .lines([ConsoleLine(words(.slotsShared))])
+        case .nowhere:
+            guard let slot = memorySlots[name] else {
+                return .lines([ConsoleLine(words(.slotMissing, ["name": name]))])
+            }
+            blob = slot.blob
+        case .file(let save):
+            do {
+                blob = try SaveSlots.beside(save: save).blob(name)
+            } catch {
+                let line: String =
+                    switch error {
+                    case .missing: words(.slotMissing, ["name": name])
+                    case .tooLarge: words(.slotTooLarge, ["name": name, "most": words(.slotSizeLimit)])
+                    case .damaged: words(.slotDamaged, ["name": name])
+                    case .notYours, .system: words(.slotUnreadable, ["name": name, "reason": placeProblem(error)])
+                    }
+                return .lines([ConsoleLine(line, style: error == .missing ? .plain : .error)])
+            }
+        }
+        // The moves taken back by `undo` belong to the game being left.
+        undoPoints = []
+        let restore = number(Request(command: .restore(blob: blob)))
+        let redraw = number(Request(command: .state))
+        if let id = restore.id { slotRestores[id] = (name, redraw.id) }
+        if let id = redraw.id { slotRedraws[id] = name }
+        return .submit(.requests([restore, redraw]))
+    }
+
     /// `requests` (numbered), after a `snapshot` when they make a gesture on a level, so that `undo` can
     /// take it back.
     private mutating func withUndoPoint(_ requests: [Request], typed: String) -> [Request] {
@@ -374,7 +516,30 @@ public struct ConsoleDriver: Sendable {
                     if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
                 }
             }
-            if let replyTo, arrivalAsks.contains(replyTo) {
+            if let replyTo, let name = slotSaves[replyTo] {
+                lines += renderer.render(group, answering: command)
+                for case .snapshot(let blob) in group.map(\.event) {
+                    lines += keepSlot(blob, as: name, before: replayKeeps[replyTo])
+                }
+            } else if let replyTo, let restore = slotRestores[replyTo] {
+                // A refused save: one line, and the `state` after it is never answered.
+                _ = renderer.render(group, answering: command)
+                for case .error(let error) in group.map(\.event) {
+                    let words = renderer.context.words
+                    let said = words(.slotRefused, ["name": restore.name, "reason": error.message])
+                    lines.append(ConsoleLine(said, style: .error))
+                    if let redraw = restore.redraw {
+                        slotRedraws[redraw] = nil
+                        commands[redraw] = nil
+                    }
+                }
+            } else if let replyTo, let name = slotRedraws[replyTo] {
+                // The screen the save was kept on, said in full, after the news that it is back.
+                let drawn = renderer.render(group, answering: .state)
+                let words = renderer.context.words
+                let isFile = if case .file = savePlace { true } else { false }
+                lines += [ConsoleLine(words(isFile ? .slotRestored : .slotRestoredInMemory, ["name": name]))] + drawn
+            } else if let replyTo, arrivalAsks.contains(replyTo) {
                 _ = renderer.render(group, answering: nil)
                 if let timer = Self.timer(in: group), !timer.paused {
                     let time = renderer.context.words.duration(milliseconds: timer.remainingMs)
@@ -439,6 +604,10 @@ public struct ConsoleDriver: Sendable {
             if let replyTo, group.contains(where: { $0.event == .done }) {
                 commands[replyTo] = nil
                 snapshotsAsked[replyTo] = nil
+                slotSaves[replyTo] = nil
+                replayKeeps[replyTo] = nil
+                slotRestores[replyTo] = nil
+                slotRedraws[replyTo] = nil
                 undoRedraws.remove(replyTo)
                 undoneLines[replyTo] = nil
                 timeAsks.remove(replyTo)

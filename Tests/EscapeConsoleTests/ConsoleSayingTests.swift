@@ -118,11 +118,11 @@ import Testing
     @Test func saveSaysWhereAndRestoreSaysItComesBackByItself() {
         var (driver, _) = Support.console(at: "cellar-door")
         #expect(
-            driver.enter("save").map(\.text) == [
+            driver.enter("save").map(\.text).first?.hasPrefix(
                 "This game keeps no save (it was started with --memory-save): progress ends with it."
-            ]
+            ) == true
         )
-        #expect(driver.enter("load").map(\.text).first?.hasPrefix("There is nothing to restore by hand") == true)
+        #expect(driver.enter("load").map(\.text).last?.hasPrefix("Your progress also comes back by itself") == true)
     }
 }
 

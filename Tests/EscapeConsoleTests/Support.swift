@@ -35,12 +35,16 @@ enum Support {
         )
     }
 
-    /// A started console on `level` (or at the start), with the lines that brought it there.
+    /// A started console on `level` (or at the start), with the lines that brought it there; `save` and
+    /// named saves use `savePlace`.
     ///
     /// A save on the very first level starts with the introduction, so that level is reached by skipping
     /// it and beginning the chapter.
-    static func console(at level: String? = nil) -> (driver: SteppedConsole, opening: [String]) {
-        var driver = SteppedConsole(host: session(at: level))
+    static func console(
+        at level: String? = nil,
+        savePlace: ConsoleDriver.SavePlace = .nowhere
+    ) -> (driver: SteppedConsole, opening: [String]) {
+        var driver = SteppedConsole(host: session(at: level), savePlace: savePlace)
         var opening = driver.start().map(\.text)
         if level == adventure.chapters[0].levels[0].id {
             opening = driver.enter("esc").map(\.text) + driver.enter("magic").map(\.text)
@@ -54,8 +58,9 @@ struct SteppedConsole {
     let host: SessionHost
     private(set) var driver = ConsoleDriver()
 
-    init(host: SessionHost) {
+    init(host: SessionHost, savePlace: ConsoleDriver.SavePlace = .nowhere) {
         self.host = host
+        driver.savePlace = savePlace
     }
 
     var context: ConsoleContext { driver.context }

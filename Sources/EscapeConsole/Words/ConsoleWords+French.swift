@@ -150,7 +150,8 @@ extension ConsoleWords {
             "z, at, attendre : laisser passer 10 secondes ; attendre SECONDES : autant. Avec --clock virtual, ce qui débloque les indices."
         case .helpMenu: "m, menu : ouvrir le menu des niveaux."
         case .helpGoto: "g, ni, niveau CHAPITRE NIVEAU : aller à un niveau déjà atteint, par exemple g 2 1."
-        case .helpReplay: "rejouer : recommencer la partie ; ta progression est effacée."
+        case .helpReplay:
+            "rejouer : recommencer la partie ; la partie d'avant est gardée sous le nom before-replay."
         case .helpUndo: "u, an, annuler : revenir sur ton dernier geste dans ce niveau."
         case .helpState: "s, e, état, où : redire l'écran, l'élément où tu te trouves et ta progression."
         case .helpList:
@@ -159,16 +160,48 @@ extension ConsoleWords {
             "x, ex, examiner : l'élément où tu te trouves à nouveau ; x 3 ou x lampe : aller à cet élément et l'entendre."
         case .helpReview: "historique : les 10 dernières lignes à nouveau ; revoir N : les N dernières, jusqu'à 100."
         case .helpSave:
-            "sauvegarder : où ta progression est gardée. Elle est sauvegardée toute seule chaque fois qu'une porte s'ouvre."
-        case .helpRestore: "restaurer, charger : ta progression revient toute seule quand tu relances efb."
+            "sauvegarder NOM\u{A0}: garder ce moment sous un nom\u{202F}; sauvegarder seul\u{A0}: où ta progression est gardée (toute seule, à chaque porte)."
+        case .helpRestore:
+            "restaurer NOM, charger NOM\u{A0}: ramener un moment gardé\u{202F}; restaurer seul les liste."
         case .reviewUsage: "Tape revoir et le nombre de lignes à réentendre, de 1 à {most}, par exemple revoir 5."
         case .restoreHow:
-            "Rien à restaurer à la main : efb reprend où tu t'étais arrêté. Pour rejouer une salle, ouvre le menu des niveaux avec m."
+            "Ta progression revient aussi toute seule quand tu relances efb\u{202F}; pour rejouer une salle, ouvre le menu des niveaux avec m."
         case .savedIn: "Ta progression est sauvegardée toute seule chaque fois qu'une porte s'ouvre, dans {path}."
         case .savedNowhere:
             "Cette partie ne garde rien (lancée avec --memory-save) : la progression s'arrête avec elle."
         case .savedByServer:
             "Cette partie est partagée : l'efb serve qui la fait tourner sauvegarde chaque fois qu'une porte s'ouvre."
+        case .saveSlotHint:
+            "Pour garder ce moment sous un nom, tape sauvegarder et un nom, par exemple sauvegarder porte\u{202F}; restaurer porte le ramène."
+        case .slotNameUsage:
+            "Le nom d'une sauvegarde peut contenir les lettres a à z sans accent, des chiffres, - et _, {most} caractères au plus, par exemple sauvegarder porte-2."
+        case .slotKept: "Sauvegardé sous le nom {name}, dans {path}. Tape restaurer {name} pour le ramener."
+        case .slotKeptInMemory:
+            "Sauvegardé sous le nom {name}. Tape restaurer {name} pour le ramener. Cette partie ne garde aucun fichier (--memory-save)\u{A0}: ses sauvegardes durent jusqu'à sa fin."
+        case .slotsShared:
+            "Les sauvegardes nommées ne sont pas possibles dans une partie partagée\u{A0}: tous ceux qui sont reliés à efb serve jouent la même partie, et ramener un moment passé la changerait pour eux tous."
+        case .slotNotKept: "Impossible de sauvegarder {name}\u{A0}: {reason}. La partie continue."
+        case .slotMissing: "Aucune sauvegarde ne s'appelle {name}. Tape restaurer pour lister tes sauvegardes."
+        case .slotTooLarge:
+            "La sauvegarde {name} dépasse {most}\u{A0}: ce n'est pas une sauvegarde de ce jeu. La partie continue comme avant."
+        case .slotSizeLimit: "1\u{A0}Mio"
+        case .slotDamaged:
+            "La sauvegarde {name} est abîmée\u{A0}: elle ne contient aucune partie. La partie continue comme avant."
+        case .slotUnreadable:
+            "Impossible de restaurer la sauvegarde {name}\u{A0}: {reason}. La partie continue comme avant."
+        case .slotRefused: "Le jeu a refusé la sauvegarde {name} ({reason}). La partie continue comme avant."
+        case .slotRestored:
+            "Sauvegarde {name} restaurée. Elle entre dans ton fichier de progression à la prochaine porte ouverte."
+        case .slotRestoredInMemory: "Sauvegarde {name} restaurée."
+        case .slotsListed:
+            "Tes sauvegardes, de la plus récente à la plus ancienne\u{A0}: {list}. Tape restaurer et un nom pour en ramener une."
+        case .noSlots:
+            "Tu n'as encore aucune sauvegarde. Tape sauvegarder et un nom, par exemple sauvegarder porte, pour en garder une."
+        case .slotPlaceNotYours:
+            "{path} est un lien, n'est pas un simple fichier ou dossier, ou appartient à quelqu'un d'autre\u{A0}: on n'y touche pas"
+        case .slotPlaceFailed: "{path}\u{A0}: {error}"
+        case .keptBeforeReplay: "Ta partie d'avant est gardée\u{A0}: restaurer {name} la ramène."
+        case .notKeptBeforeReplay: "Ta partie d'avant n'a pas pu être gardée\u{A0}: {reason}."
         case .nothingToReview: "Rien n'a encore été dit."
         case .helpAgain:
             "encore, répéter : répéter la dernière annonce ; en arrivant dans une salle, ce qui y a été dit."

@@ -296,6 +296,46 @@ extension ConsoleWords {
         case savedNowhere
         /// `save` in a shared game: the server keeps it.
         case savedByServer
+        /// After `save` alone, in a game that can keep named saves: how to keep one.
+        case saveSlotHint
+        /// `save NAME` or `restore NAME` with a name that is not one: what a name may be, at most `{most}` long.
+        case slotNameUsage
+        /// `save {name}` kept in the file `{path}`.
+        case slotKept
+        /// `save {name}` kept in memory (`--memory-save`): until the game ends.
+        case slotKeptInMemory
+        /// `save NAME` or `restore NAME` in a shared game: not available, and why.
+        case slotsShared
+        /// `save {name}` that could not be written: `{reason}`.
+        case slotNotKept
+        /// `restore {name}` with no such save.
+        case slotMissing
+        /// `restore {name}` whose file is larger than `{most}`.
+        case slotTooLarge
+        /// The largest named save read (``SaveSlots/maximumSize``), in words.
+        case slotSizeLimit
+        /// `restore {name}` whose file holds no snapshot.
+        case slotDamaged
+        /// `restore {name}` whose file cannot be read, or that the engine refused: `{reason}`.
+        case slotUnreadable
+        /// `restore {name}` that the engine refused (`bad_snapshot`): `{reason}`, its message.
+        case slotRefused
+        /// `restore {name}` done, the save file written at the next door.
+        case slotRestored
+        /// `restore {name}` done, in a game that keeps no save file.
+        case slotRestoredInMemory
+        /// `restore` alone: the saves, newest first (`{list}`).
+        case slotsListed
+        /// `restore` alone with no save yet.
+        case noSlots
+        /// A reason: `{path}` is a link, not a folder or file, or someone else's.
+        case slotPlaceNotYours
+        /// A reason: a system call failed on `{path}` (`{error}`).
+        case slotPlaceFailed
+        /// After `replay`: the game before it is kept as the save `{name}`.
+        case keptBeforeReplay
+        /// After `replay`: the game before it could not be kept (`{reason}`).
+        case notKeptBeforeReplay
         /// `history` before anything was said.
         case nothingToReview
         /// `again`.
