@@ -51,23 +51,22 @@ struct BrailleLayout: Equatable {
                     && BrailleText.isNoBreakSpace(text.source[text.sourceOfCell[cell]]))
         }
         var lines = Self.wrap(breaks, 0..<cells.count, width: width, keptCell: keptCell, group: group)
-        // The caret starts a line after what was typed (a word cut at the display's end): the line ends
-        // at the caret instead, with as much as fits of the text before it, as screen readers do.
+        // The caret's line shows what was typed before it, back to the start of its word or as much of a
+        // longer word as fits beside the caret: where the word was cut at the display's end (the caret
+        // started a line, or sat after the last cells of a word cut in two), the line ends at the caret
+        // instead, as screen readers do.
         if let keptCell, keptCell > 0, keptCell < cells.count, !BrailleText.isBlank(cells[keptCell - 1]),
-            lines.contains(where: { $0.lowerBound == keptCell })
+            let caretLine = lines.last(where: { $0.lowerBound <= keptCell })
         {
-            var start = max(0, keptCell + 1 - width)
-            if start > 0, !BrailleText.isBlank(cells[start - 1]),
-                let blank = cells[start..<keptCell].firstIndex(where: BrailleText.isBlank)
-            {
-                start = blank + 1
+            let wordStart = breaks[..<keptCell].lastIndex(of: true).map { $0 + 1 } ?? 0
+            let start = max(wordStart, keptCell + 1 - width)
+            if caretLine.lowerBound > start {
+                // The caret's line is never empty: the lines around it may be.
+                lines =
+                    (Self.wrap(breaks, 0..<start, width: width, keptCell: nil, group: nil) + [start..<(keptCell + 1)]
+                    + Self.wrap(breaks, (keptCell + 1)..<cells.count, width: width, keptCell: nil, group: group))
+                    .filter { !$0.isEmpty }
             }
-            // The caret's line is never empty: the lines around it may be.
-            lines =
-                (Self.wrap(breaks, 0..<start, width: width, keptCell: nil, group: nil) + [start..<(keptCell + 1)]
-                + Self.wrap(breaks, (keptCell + 1)..<cells.count, width: width, keptCell: nil, group: group)).filter {
-                    !$0.isEmpty
-                }
         }
         self.lines = lines
     }

@@ -151,9 +151,13 @@ struct RealBRLTTYCaretTests {
         if field.count < columns {
             #expect(before.elementsEqual(field), "the field fits \(columns) cells but shows \"\(picture)\"")
         }
-        // Not yet checked: a word longer than the display keeps its fixed break, so only 1-5 of its
-        // characters may show before the cursor; the window should follow the caret with half a display
-        // of text before it, as BRLTTY's and NVDA's do (issue 44, left open).
+        // The window follows the caret with what was typed before it: the whole word, or as much of a
+        // longer one as fits beside the cursor (before, a word longer than the display kept its fixed
+        // break, and only 1-5 of its characters showed before the cursor).
+        let wanted = min(typed.count, columns - 1)
+        if !before.suffix(wanted).elementsEqual(typed.suffix(wanted).map { $0 == "\u{2800}" ? " " : $0 }) {
+            blind.append("after \(String(typed)): \(wanted) typed cells wanted before the cursor: \"\(picture)\"")
+        }
         return picture
     }
 }
