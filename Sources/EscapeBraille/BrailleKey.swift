@@ -141,6 +141,10 @@ public enum BrailleKey: Sendable, Hashable {
     case escape
     /// An arrow key.
     case arrow(Arrow)
+    /// Home.
+    case home
+    /// End.
+    case end
     /// Anything else, with its raw code.
     case other(UInt64)
 
@@ -191,6 +195,8 @@ public enum BrailleKey: Sendable, Hashable {
         case 0xFF52: self = .arrow(.up)
         case 0xFF53: self = .arrow(.right)
         case 0xFF54: self = .arrow(.down)
+        case 0xFF50: self = .home
+        case 0xFF57: self = .end
         default:
             var scalarValue: UInt64?
             if symbol & 0xFF00_0000 == Self.unicodeSymbol {

@@ -21,6 +21,8 @@ public enum BrailleIntent: Sendable, Hashable {
     case deleteForward
     /// Move the caret.
     case moveCaret(Direction)
+    /// Moves the caret to the start (`previous`) or the end (`next`) of the answer.
+    case caretToEdge(Direction)
     /// The display went away.
     case offline
 }
@@ -154,10 +156,14 @@ public enum BrailleKeyMap {
     ///
     /// - Parameters:
     ///   - key: The key.
-    ///   - editing: Whether the focus is in a text field (typing, arrows and Enter then edit).
+    ///   - editing: Whether the focus is in a text field (typing, arrows, Home, End and Enter then edit).
+    ///   - onMenu: Whether the level menu is on show (INFO then closes it).
     /// - Returns: The intent, or `nil` for a key the game does not use.
-    public static func intent(for key: BrailleKey, editing: Bool) -> BrailleIntent? {
+    public static func intent(for key: BrailleKey, editing: Bool, onMenu: Bool = false) -> BrailleIntent? {
         switch key {
+        // INFO opens the level menu, and on the menu closes it, as it enters and leaves BRLTTY's own
+        // status display.
+        case .command(.info): onMenu ? .game(.escape) : .game(.menu)
         case .command(let command): intent(for: command)
         case .route(let cell): .route(cell: cell)
         case .character(let character): editing ? .type(character) : nil
@@ -170,6 +176,8 @@ public enum BrailleKeyMap {
         case .arrow(.down): .game(.next)
         case .arrow(.left): editing ? .moveCaret(.previous) : .pan(.previous)
         case .arrow(.right): editing ? .moveCaret(.next) : .pan(.next)
+        case .home: editing ? .caretToEdge(.previous) : .game(.first)
+        case .end: editing ? .caretToEdge(.next) : .game(.last)
         case .other: nil
         }
     }

@@ -291,7 +291,8 @@ public struct BrailleView {
 
     /// Carries out a key: changes what the display shows and returns what to ask of the engine.
     public mutating func handle(_ key: BrailleKey, now: Int64) -> [GameCommand] {
-        guard let intent = BrailleKeyMap.intent(for: key, editing: isEditing) else { return [] }
+        let onMenu = screen?.kind == .menu
+        guard let intent = BrailleKeyMap.intent(for: key, editing: isEditing, onMenu: onMenu) else { return [] }
         return handle(intent, now: now)
     }
 
@@ -347,6 +348,9 @@ public struct BrailleView {
             return []
         case .moveCaret(let direction):
             edit { $0.caret = max(0, min($0.text.count, $0.caret + (direction == .next ? 1 : -1))) }
+            return []
+        case .caretToEdge(let direction):
+            edit { $0.caret = direction == .next ? $0.text.count : 0 }
             return []
         case .offline:
             return []
