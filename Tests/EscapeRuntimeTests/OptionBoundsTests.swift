@@ -9,6 +9,9 @@ import Testing
     private static func exitStatus(_ game: RunningEFB, within seconds: Double = 20) -> Int32? {
         guard poll(seconds: seconds, until: { !game.process.isRunning }) else { return nil }
         game.process.waitUntilExit()
+        // What it wrote last is still in the pipe when it exits: read to the end before the output is
+        // checked (on a loaded machine the reader could lag, and "bye" seemed missing).
+        _ = poll(seconds: seconds, until: { game.output.isEnded })
         return game.process.terminationStatus
     }
 
