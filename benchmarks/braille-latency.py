@@ -8,7 +8,8 @@ presses a key, and times how long until BRLTTY shows the display's next update. 
 client that only writes the number of keys it has seen; the difference is what the game adds.
 
 Usage: benchmarks/braille-latency.py [--presses N] [--efb PATH]
-Needs: brltty, python3-brlapi (Debian), a built efb (default .build/release/efb).
+Needs: brltty, python3-brlapi (Debian), a built efb (default .build/release/efb). Any Python 3 runs it:
+the echo client runs on one that imports brlapi (this one, else Debian's /usr/bin/python3).
 """
 import argparse
 import os
@@ -134,6 +135,20 @@ while True:
 """
 
 
+def brlapi_python():
+    """A Python that imports brlapi: the one running this script, else Debian's, which python3-brlapi
+    is installed for (a pyenv or venv Python does not see Debian's modules)."""
+    tried = []
+    for candidate in dict.fromkeys([sys.executable, "/usr/bin/python3"]):
+        if not candidate or not os.access(candidate, os.X_OK):
+            continue
+        tried.append(candidate)
+        if subprocess.run([candidate, "-c", "import brlapi"], capture_output=True).returncode == 0:
+            return candidate
+    raise SystemExit(f"no Python here imports brlapi (tried {', '.join(tried) or 'none'}): "
+                     "install Debian's python3-brlapi (apt-get install python3-brlapi)")
+
+
 def percentile(samples, fraction):
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -148,10 +163,17 @@ def main():
         raise SystemExit(f"{arguments.efb} is not built: swift build -c release (efb and efb-full)")
 
     results = {}
+    python = brlapi_python()
     display = Display()
-    echo = subprocess.Popen([sys.executable, "-c", ECHO_CLIENT, display.host], stderr=subprocess.DEVNULL)
+    echo = subprocess.Popen([python, "-c", ECHO_CLIENT, display.host], stderr=subprocess.PIPE, text=True)
     try:
-        display.settle("echo ready")
+        try:
+            display.settle("echo ready")
+        except SystemExit:
+            if echo.poll() is not None:
+                raise SystemExit(f"the echo client ({python}) ended with {echo.returncode}: "
+                                 f"{echo.stderr.read().strip()[-500:]}")
+            raise
         results["bare BrlAPI echo client"] = measure(display, ["LNDN"], arguments.presses)
     finally:
         echo.kill()
