@@ -99,6 +99,8 @@ public final class BrailleFrontEnd: FrontEnd {
     private var saidSharedGameEnded = false
     /// Until when the display says that the shared game ended, unless a key is pressed first.
     private var farewellUntil: Int64?
+    /// The farewell on the display, panned as any message is.
+    private var farewell: BrailleView?
 
     /// Creates a front end.
     ///
@@ -238,13 +240,15 @@ public final class BrailleFrontEnd: FrontEnd {
         }
     }
 
-    /// The shared game this display followed ended: the display says so until a key is pressed or a
-    /// message's time is up (10 s when messages stay until a key), so the player is not left reading
-    /// the last screen of a game that is gone.
+    /// Says on the display that the shared game it followed has ended.
+    ///
+    /// The message stays until a key other than a pan is pressed or a message's time is up (10 s when
+    /// messages stay until a key), so the player is not left reading the last screen of a game that is
+    /// gone. Panning reads it on a small display.
     ///
     /// The loop serves the display while it ``lingers``, then ends, the host being finished.
     private func sayTheSharedGameEnded() {
-        log("The shared game has ended.")
+        log(BrailleWords.terminal(.sharedGameEnded, options.keyLanguage))
         guard let display, !heldByBRLTTY, display.size.cells > 0 else { return }
         var farewell = BrailleView(size: view.size, options: options.view, translator: options.translator)
         farewell.flash(BrailleWords.sharedGameEnded(view.language), now: clock.now())
@@ -255,9 +259,12 @@ public final class BrailleFrontEnd: FrontEnd {
         }
         // A display with nothing to wait on (a test's) has been told; a real one waits for a key.
         guard display.fileDescriptor != nil else { return }
-        let shown = options.view.flashMilliseconds > 0 ? options.view.flashMilliseconds : 10_000
-        farewellUntil = clock.now() + shown
+        self.farewell = farewell
+        farewellUntil = clock.now() + farewellTime
     }
+
+    /// How long the farewell stays after it was shown or panned.
+    private var farewellTime: Int64 { options.view.flashMilliseconds > 0 ? options.view.flashMilliseconds : 10_000 }
 
     /// Ends the farewell on its deadline, on any key the player presses, or when the display goes.
     private func serviceFarewell(now: Int64) {
@@ -267,10 +274,21 @@ public final class BrailleFrontEnd: FrontEnd {
         }
         do throws(BrailleError) {
             while let key = try display.readKey() {
-                if key != .command(.offline) && key != .command(.noop) {
-                    farewellUntil = nil
-                    return
+                if key == .command(.offline) || key == .command(.noop) { continue }
+                // Panning reads the farewell (past either end it goes, as any message does).
+                if case .pan(let direction)? = BrailleKeyMap.intent(for: key, editing: false),
+                    var farewell, !farewell.flashes.isEmpty
+                {
+                    _ = farewell.handle(.pan(direction), now: now)
+                    self.farewell = farewell
+                    if !farewell.flashes.isEmpty {
+                        try display.write(farewell.frame)
+                        farewellUntil = now + farewellTime
+                        continue
+                    }
                 }
+                farewellUntil = nil
+                return
             }
         } catch {
             farewellUntil = nil
@@ -284,7 +302,7 @@ public final class BrailleFrontEnd: FrontEnd {
             try connect()
         } catch {
             if !toldWaiting {
-                log(Self.waitingMessage(error))
+                log(Self.waitingMessage(error, language: options.keyLanguage))
                 toldWaiting = true
             }
             nextAttempt = clock.now() + backoff
@@ -300,7 +318,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private func logConnected() {
         guard !toldConnected else { return }
         toldConnected = true
-        log("Connected to BRLTTY (\(view.size)); the game is on the display.")
+        log(BrailleWords.terminal(.connected(view.size), options.keyLanguage))
     }
 
     private func connect() throws(BrailleError) {
@@ -323,7 +341,7 @@ public final class BrailleFrontEnd: FrontEnd {
             return
         }
         backoff = options.reconnectInitial
-        log("BRLTTY is back (\(view.size)); carrying on where you were.")
+        log(BrailleWords.terminal(.back(view.size), options.keyLanguage))
         if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
         toldAway = false
     }
@@ -332,7 +350,7 @@ public final class BrailleFrontEnd: FrontEnd {
         guard display != nil else { return }
         display = nil
         lastFrame = nil
-        log("Lost the Braille display (\(error)); trying to reconnect.")
+        log(BrailleWords.terminal(.lost("\(error)"), options.keyLanguage))
         if !toldAway { queued.append(.request(request(.game(.assistive(active: false))))) }
         toldAway = true
         backoff = options.reconnectInitial
@@ -393,7 +411,7 @@ public final class BrailleFrontEnd: FrontEnd {
         guard !heldByBRLTTY else { return }
         heldByBRLTTY = true
         heldSince = clock.now()
-        log("BRLTTY is showing its own screen (its menu or a message); the game waits on the display.")
+        log(BrailleWords.terminal(.brlttyScreen, options.keyLanguage))
     }
 
     /// BRLTTY gave the display back (it said `NOOP`, or a key came).
@@ -404,7 +422,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private func release() {
         heldByBRLTTY = false
         nextSizeCheck = clock.now()
-        log("BRLTTY gave the display back; the game is on the display again.")
+        log(BrailleWords.terminal(.givenBack, options.keyLanguage))
         if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
         toldAway = false
     }
@@ -414,7 +432,7 @@ public final class BrailleFrontEnd: FrontEnd {
     private func checkOffline(now: Int64) {
         guard heldByBRLTTY, !toldAway, now >= heldSince + options.offlineGrace else { return }
         toldAway = true
-        log("The Braille display has been offline for \(options.offlineGrace / 1000) s; the game waits for it.")
+        log(BrailleWords.terminal(.offline(seconds: options.offlineGrace / 1000), options.keyLanguage))
         queued.append(.request(request(.game(.assistive(active: false)))))
     }
 
@@ -442,22 +460,9 @@ public final class BrailleFrontEnd: FrontEnd {
     }
 
     /// What the person at the terminal reads while BRLTTY cannot be reached.
-    static func waitingMessage(_ error: BrailleError) -> String {
-        var lines = ["Waiting for BRLTTY, the program that drives Braille displays (\(error))."]
-        switch error {
-        case .authentication:
-            lines.append(
-                "BRLTTY is running but refused this program. Run the game as a member of the brlapi group "
-                    + "(sudo adduser $USER brlapi, then log in again), or pass --auth with BRLTTY's key file."
-            )
-        default:
-            lines.append(
-                "Start BRLTTY for your display, for example: sudo systemctl start brltty "
-                    + "(or sudo brltty -b DRIVER -d DEVICE, e.g. -b ht -d usb:). Plug in and switch on the display."
-            )
-            lines.append("If BRLTTY runs on another machine or port, pass --host HOST:N.")
-        }
-        lines.append("The game starts by itself as soon as BRLTTY answers; Ctrl+C gives up.")
-        return lines.joined(separator: "\n")
+    static func waitingMessage(_ error: BrailleError, language: KeyLanguage = .english) -> String {
+        let refused: Bool
+        if case .authentication = error { refused = true } else { refused = false }
+        return BrailleWords.terminal(.waiting("\(error)", refused: refused), language)
     }
 }

@@ -102,9 +102,27 @@ public struct PlainBrailleTranslator: BrailleTranslator {
     /// Typed dots arrive as characters through BRLTTY's text table.
     public var takesDots: Bool { false }
 
-    /// The text itself, one character per cell.
+    /// The text itself, one character per cell, with the typographer's characters BRLTTY's text
+    /// tables lack shown as the ones they have.
     public func translate(_ text: [Character], style: BrailleStyle) -> BrailleText {
-        BrailleText(plain: text)
+        let identity = Array(0...text.count)
+        return BrailleText(source: text, cells: text.map(Self.cell), cellOfSource: identity, sourceOfCell: identity)
+    }
+
+    /// The character BRLTTY's text tables show for `character`.
+    ///
+    /// Curly quotes, dashes and no-break spaces, which they lack (BRLTTY shows an 8-dot fallback cell
+    /// such as ⢎ or ⢺ for them), become the straight quote, the hyphen and the space that read the
+    /// same; any other character stays as it is. One character for one, so the caret and routing keys
+    /// stay on the character they stand at.
+    static func cell(_ character: Character) -> Character {
+        switch character {
+        case "\u{201C}", "\u{201D}", "\u{201E}", "\u{201F}": "\""
+        case "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}": "'"
+        case "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2015}", "\u{2212}": "-"
+        case "\u{00A0}", "\u{202F}", "\u{2007}": " "
+        default: character
+        }
     }
 
     /// The typed text as it is.

@@ -31,16 +31,16 @@ public struct BrailleView {
         var caret: Int
     }
 
-    /// A message: its parts (several when they came while another one was on the display) and when
-    /// the first of them came.
+    /// A message: its parts (several when they came while another one was on the display), each with
+    /// when it came.
     private struct Flash {
         struct Part {
             var text: String
             var isTime: Bool
+            var arrivedAt: Int64
         }
 
         var parts: [Part]
-        var arrivedAt: Int64
 
         var text: String { parts.map(\.text).joined(separator: " ") }
     }
@@ -73,6 +73,9 @@ public struct BrailleView {
     private var rotor: RotorState?
     private var actions: ActionList?
     private var selectedAction: Int?
+    /// The custom action chosen on each element of the level being played and not performed yet, kept
+    /// while the player looks at other elements, as typed answers are.
+    private var chosenActions: [String: Int] = [:]
     private var editor: Editor?
     /// The answers typed on the level being played, by field, kept until the player leaves the level.
     private var drafts: [String: Editor] = [:]
@@ -90,6 +93,8 @@ public struct BrailleView {
     public var language: KeyLanguage
     /// Whether another client controls the shared game this display follows.
     private var following = false
+    /// Which way the player last moved from element to element: the end a bump at the edge is at.
+    private var lastMove: Direction?
     /// The message on the display, then at most one waiting (what came since, joined).
     private var queue: [Flash] = []
     /// Messages waiting to be shown; the first is on the display.
@@ -159,10 +164,14 @@ public struct BrailleView {
                 rotor = state
             case .game(.actions(let list)):
                 actions = list
+            case .game(.sound(.boundary)):
+                // Nothing further that way: said in words, where a speaking front end plays a bump.
+                let last = lastMove.map { $0 == .next } ?? (focus.map { $0.index == $0.count } ?? true)
+                flash(BrailleWords.edge(language, last: last), now: now)
             case .game(.announce(let announcement)):
                 guard announcement.category != .echo, !rotorWords.contains(announcement.text) else { continue }
                 receive(
-                    Flash.Part(text: announcement.text, isTime: announcement.category == .time),
+                    Flash.Part(text: announcement.text, isTime: announcement.category == .time, arrivedAt: now),
                     assertive: announcement.priority == .assertive,
                     now: now
                 )
@@ -201,6 +210,7 @@ public struct BrailleView {
         case .intro, .chapter, .level, .end:
             if screen.id != draftScreen {
                 drafts = [:]
+                chosenActions = [:]
                 draftScreen = screen.id
             }
         }
@@ -222,7 +232,10 @@ public struct BrailleView {
         }
         segment = .main
         pan = 0
-        selectedAction = nil
+        if let leaving, let selectedAction, leaving.screen == draftScreen {
+            chosenActions[leaving.element.id] = selectedAction
+        }
+        selectedAction = state.screen == draftScreen ? chosenActions[state.element.id] : nil
         defer { arriveAtEnd = false }
         if rotor?.element != state.element.id { rotor = nil }
         if actions?.element != state.element.id { actions = nil }
@@ -254,7 +267,7 @@ public struct BrailleView {
 
     /// Shows a message at once when none is showing, or after the one on the display.
     public mutating func flash(_ text: String, now: Int64) {
-        receive(Flash.Part(text: text, isTime: false), assertive: false, now: now)
+        receive(Flash.Part(text: text, isTime: false, arrivedAt: now), assertive: false, now: now)
     }
 
     private mutating func receive(_ part: Flash.Part, assertive: Bool, now: Int64) {
@@ -272,11 +285,11 @@ public struct BrailleView {
         }
         switch queue.count {
         case 0:
-            queue = [Flash(parts: [part], arrivedAt: now)]
+            queue = [Flash(parts: [part])]
             flashShownAt = now
             flashPan = 0
         case 1:
-            queue.append(Flash(parts: [part], arrivedAt: now))
+            queue.append(Flash(parts: [part]))
         default:
             // One message waits at most: what comes meanwhile joins it, so none waits longer than the
             // one on the display may stay.
@@ -310,7 +323,16 @@ public struct BrailleView {
         }
         arriveAtEnd = false
         switch intent {
+        case .game(.escape) where editor.map({ !$0.text.isEmpty }) ?? false:
+            // Escape in an answer that holds text keeps it, as the chapter page says; the menu is INFO's.
+            flash(BrailleWords.answerKept(language), now: now)
+            return []
         case .game(let command):
+            switch command {
+            case .next, .last: lastMove = .next
+            case .previous, .first: lastMove = .previous
+            default: break
+            }
             return [command]
         case .activate:
             return activate()
@@ -320,11 +342,12 @@ public struct BrailleView {
             return panFocus(direction)
         case .selectAction(let direction):
             guard let names = actions?.actions, !names.isEmpty else {
-                flash("No custom actions here.", now: now)
+                flash(BrailleWords.noCustomActions(language), now: now)
                 return []
             }
             let current = selectedAction ?? (direction == .next ? -1 : names.count)
             selectedAction = (current + (direction == .next ? 1 : -1) + names.count) % names.count
+            if let element = focus?.element.id { chosenActions[element] = selectedAction }
             // The window that shows the chosen action (the first one when the whole fits).
             segment = .main
             pan = chosenActionRange.map { mainLayout.window(containing: $0.lowerBound) } ?? 0
@@ -374,6 +397,7 @@ public struct BrailleView {
         if let selected = selectedAction {
             // Performed: the element's new state leads the display again.
             selectedAction = nil
+            if let element = focus?.element.id { chosenActions[element] = nil }
             return [.action(.index(selected + 1))]
         }
         return [.activate(element: nil)]
@@ -409,10 +433,16 @@ public struct BrailleView {
                 pan = 0
             } else {
                 // Panning is reading: a display that follows another player stays at the end.
+                lastMove = .next
                 return following ? [] : [.next]
             }
         case (.hint, .next):
-            if pan + 1 < hintWindows { pan += 1 } else { return following ? [] : [.next] }
+            if pan + 1 < hintWindows {
+                pan += 1
+            } else {
+                lastMove = .next
+                return following ? [] : [.next]
+            }
         case (.main, .previous):
             if pan > 0 {
                 pan -= 1
@@ -422,6 +452,7 @@ public struct BrailleView {
                 if following { return [] }
                 // The previous element opens at its last window (see ``applyFocus(_:)``).
                 arriveAtEnd = true
+                lastMove = .previous
                 return [.previous]
             }
         case (.hint, .previous):
@@ -451,19 +482,28 @@ public struct BrailleView {
         queue.removeFirst()
         flashShownAt = now
         flashPan = 0
+        // A time left that waited behind another message is no longer true: the next one will be.
+        if !queue.isEmpty {
+            queue[0].parts.removeAll { $0.isTime && now - $0.arrivedAt > Self.timeStaysTrue }
+            if queue[0].parts.isEmpty { queue.removeFirst() }
+        }
     }
+
+    /// How long a time left may wait behind another message and still be shown, in milliseconds: a
+    /// count off by more than a second would mislead.
+    static let timeStaysTrue: Int64 = 1000
 
     // MARK: Time
 
     /// When the message on the display times out, or `nil` when none will.
     ///
-    /// Panning a message gives it its time again, but never keeps the message waiting behind it for
-    /// longer than its own time.
+    /// A message stays its time for each window not yet read, so one longer than the display is never
+    /// replaced before it could be read; panning a message gives it its time again. A message waiting
+    /// behind it waits no longer than the one on the display needs to be read.
     public var nextDeadline: Int64? {
         guard !queue.isEmpty, options.flashMilliseconds > 0 else { return nil }
-        let own = flashShownAt + options.flashMilliseconds
-        guard queue.count > 1 else { return own }
-        return min(own, queue[1].arrivedAt + options.flashMilliseconds)
+        let windows = Int64(max(1, (flashLayout?.windowCount ?? 1) - flashPan))
+        return flashShownAt + options.flashMilliseconds * windows
     }
 
     /// Lets time pass: a message whose time is up gives way to the next one.
@@ -522,7 +562,7 @@ public struct BrailleView {
 
     private var editPrefix: String {
         guard let element = focus?.element else { return "" }
-        return element.label + ": "
+        return element.label + BrailleWords.colon(language)
     }
 
     private mutating func revealCaret() {
@@ -549,24 +589,27 @@ public struct BrailleView {
     private var focusContent: (pieces: [Piece], action: Range<Int>?) {
         guard let focus else { return ([(screen?.title ?? "", .contracted)], nil) }
         let element = focus.element
-        var pieces: [Piece] = [(element.label, .contracted)]
+        var pieces: [Piece] = [(menuLabel(element.label) ?? element.label, .contracted)]
         if let editor {
             pieces = [(editPrefix, .contracted), (String(editor.text), .literal)]
         } else if let value = element.value, !value.isEmpty {
-            pieces.append((": " + value, .contracted))
+            pieces.append((BrailleWords.colon(language) + value, .contracted))
         }
         let names = actions?.element == element.id ? actions?.actions ?? [] : []
         var action: Range<Int>?
         if let selectedAction, selectedAction < names.count {
             // The chosen action right after the label, so choosing changes the first window.
-            pieces.append((editor == nil && element.value?.isEmpty == false ? "; " : ": ", .literal))
+            let valueShown = editor == nil && element.value?.isEmpty == false
+            pieces.append((valueShown ? BrailleWords.semicolon(language) : BrailleWords.colon(language), .literal))
             let start = pieces.reduce(0) { $0 + $1.text.count }
             pieces.append((names[selectedAction], .contracted))
-            pieces.append((" " + BrailleWords.actionAbbreviation(language) + " ", .literal))
+            pieces.append((" " + BrailleWords.role(.action, language) + " ", .literal))
             pieces.append(("\(selectedAction + 1)/\(names.count)", .contracted))
             action = start..<pieces.reduce(0) { $0 + $1.text.count }
         }
-        if let role = Self.roleWord(element.traits) { pieces.append((" " + role, .literal)) }
+        if let role = Self.roleWord(element.traits, stateInWords: element.value?.isEmpty == false, language: language) {
+            pieces.append((" " + role, .literal))
+        }
         // A position says nothing when the element is alone on its screen.
         if focus.count > 1 {
             pieces.append((" ", .literal))
@@ -574,21 +617,37 @@ public struct BrailleView {
         }
         if let rotor, rotor.element == element.id {
             pieces.append((" ", .literal))
-            pieces += Self.rotorPieces(rotor, value: element.value)
+            pieces += Self.rotorPieces(rotor, value: element.value, language: language)
         }
         if selectedAction == nil, !names.isEmpty {
             pieces.append((" ", .literal))
             pieces.append(("\(names.count)", .contracted))
-            pieces.append((" " + BrailleWords.actionAbbreviation(language), .literal))
+            pieces.append((" " + BrailleWords.role(.action, language), .literal))
         }
         return (pieces, action)
     }
 
+    /// A level menu's entry on a small display, its title first ("The Stone of Memory, Level 1.1" for
+    /// "Level 1.1: The Stone of Memory"), so reading down the menu reads the titles, not "Level 5.3:
+    /// The" twenty times; `nil` elsewhere.
+    private func menuLabel(_ label: String) -> String? {
+        guard screen?.kind == .menu, size.cells <= Self.smallDisplay,
+            let colon = label.firstRange(of: ": "), colon.upperBound < label.endIndex
+        else { return nil }
+        var number = label[..<colon.lowerBound]
+        // French puts a no-break space before the colon.
+        while let last = number.last, last == "\u{00A0}" || last == "\u{202F}" || last == " " { number.removeLast() }
+        return String(label[colon.upperBound...]) + ", " + number
+    }
+
+    /// The most cells a display has to be small: its windows are read one short line at a time.
+    static let smallDisplay = 20
+
     /// The rotor as it follows the element's position: its name, the item unless it is the value
     /// already, and the item's position.
-    private static func rotorPieces(_ rotor: RotorState, value: String?) -> [Piece] {
+    private static func rotorPieces(_ rotor: RotorState, value: String?, language: KeyLanguage) -> [Piece] {
         var words: [Piece] = [(rotor.rotor, .contracted)]
-        if let item = rotor.item, item != value { words.append((": \(item)", .contracted)) }
+        if let item = rotor.item, item != value { words.append((BrailleWords.colon(language) + item, .contracted)) }
         if let index = rotor.itemIndex {
             words.append((" ", .literal))
             words.append(("\(index)/\(rotor.itemCount)", .contracted))
@@ -597,12 +656,18 @@ public struct BrailleView {
     }
 
     /// The short role word Braille users know from their screen readers.
-    static func roleWord(_ traits: [Trait]) -> String? {
-        if traits.contains(.textField) { return "edt" }
-        if traits.contains(.adjustable) { return "adj" }
-        // "dim": not usable yet (a locked level, say), as the key help explains.
-        if traits.contains(.button) { return traits.contains(.notEnabled) ? "btn dim" : "btn" }
-        if traits.contains(.header) { return "hdr" }
+    ///
+    /// "dim" (not usable yet, as the key help explains) only where the element's value does not say
+    /// its state in words already: a locked level in the menu says `locked`, not `locked btn dim`.
+    static func roleWord(_ traits: [Trait], stateInWords: Bool = false, language: KeyLanguage) -> String? {
+        let word = { BrailleWords.role($0, language) }
+        if traits.contains(.textField) { return word(.textField) }
+        if traits.contains(.adjustable) { return word(.adjustable) }
+        if traits.contains(.button) {
+            return traits.contains(.notEnabled) && !stateInWords
+                ? word(.button) + " " + word(.notEnabled) : word(.button)
+        }
+        if traits.contains(.header) { return word(.heading) }
         return nil
     }
 }

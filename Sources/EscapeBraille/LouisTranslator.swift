@@ -82,7 +82,8 @@ public struct LouisTranslator: BrailleTranslator {
     public func translate(_ text: [Character], style: BrailleStyle) -> BrailleText {
         switch style {
         case .literal:
-            return BrailleText(plain: text)
+            // As BRLTTY's text table shows it, its typographer's characters as the ones it has.
+            return PlainBrailleTranslator().translate(text, style: .literal)
         case .contracted:
             var parts: [BrailleText] = []
             var start = 0

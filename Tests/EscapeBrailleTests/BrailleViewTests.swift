@@ -155,12 +155,16 @@ struct ViewHarness {
     @Test func panningAMessageRestartsItsTimer() throws {
         var game = try ViewHarness(columns: 12)
         game.send(.game(.hint))
+        // Three windows of 12 cells ("This level", "has no", "hints."): its time for each of them.
+        #expect(game.view.nextDeadline == 15_000)
         game.advance(4000)
         game.press(.command(.fullWindowRight))
         #expect(game.text == "has no")
-        game.advance(4000)
+        // From the pan, its time for this window and the one left.
+        #expect(game.view.nextDeadline == 14_000)
+        game.advance(9999)
         #expect(game.text == "has no")
-        game.advance(1000)
+        game.advance(1)
         #expect(game.text == "Darkness hdr")
     }
 
@@ -279,21 +283,48 @@ struct ViewHarness {
         #expect(game.view.flashes.first?.contains("hint") == false)
     }
 
-    @Test func nothingWaitsBehindAMessageLongerThanItsOwnTime() throws {
+    // Issue 44, item 2: before, the message waiting cut the one on the display 5 s after it came, at
+    // 20 cells a time left shown only in its first window. Now a message waits only while the one shown
+    // could still be read: its time for each window the player has not read.
+    @Test func aWaitingMessageWaitsOnlyWhileTheOneShownIsRead() throws {
         var game = try ViewHarness(columns: 12)
         game.send(.game(.hint))
         game.advance(3000)
         game.send(.game(.repeatAnnouncement))
+        #expect(game.view.nextDeadline == 15_000)
         game.advance(1000)
-        // Panning gives the message its time again, but not beyond the waiting one's time.
         game.press(.command(.fullWindowRight))
-        #expect(game.view.nextDeadline == 8000)
-        game.advance(4000)
+        #expect(game.view.nextDeadline == 14_000)
+        game.advance(9999)
+        #expect(game.text == "has no")
+        game.advance(1)
         #expect(game.text == "This level")
         // What comes while one waits joins it: at most one message waits.
         game.send(.game(.repeatAnnouncement))
         game.send(.game(.repeatAnnouncement))
         #expect(game.view.flashes.count == 2)
+    }
+
+    // Issue 44, item 2: a time left that waited behind another message is not shown late ("15 seconds
+    // left." at 11.9 s); the next one the game says is true.
+    @Test func aTimeLeftThatWaitedTooLongIsNotShown() throws {
+        var game = try ViewHarness(chapter: 6, hintInterval: 600_000)
+        game.send(.game(.hint))
+        let first = game.view.flashes
+        #expect(first.count == 1)
+        game.send(.wait(milliseconds: 60_000))
+        #expect(game.view.flashes == first + ["2 minutes of torchlight left."])
+        game.advance(5000)
+        #expect(game.view.flashes.isEmpty, "\(game.view.flashes)")
+    }
+
+    @Test func aTimeLeftThatWaitedLessThanASecondIsShown() throws {
+        var game = try ViewHarness(chapter: 6, hintInterval: 600_000)
+        game.send(.game(.hint))
+        game.advance(4500)
+        game.send(.wait(milliseconds: 60_000))
+        game.advance(500)
+        #expect(game.view.flashes == ["2 minutes of torchlight left."])
     }
 
     // MARK: 2. Messages are passive (issue 22): a key removes the message and does its own job
@@ -383,5 +414,97 @@ struct ViewHarness {
         #expect(game.view.frame.cursor != nil)
         game.press(.character("h"))
         #expect(game.view.frame.cursor != nil)
+    }
+}
+
+/// Issue 44, item 3: Escape in an answer that holds text keeps it; either end of a screen is said.
+@Suite struct BrailleViewEdgeTests {
+    @Test func escapeKeepsATypedAnswerAndOnAnEmptyOneOpensTheMenu() throws {
+        var game = try ViewHarness(flashMilliseconds: 0, chapter: 2)
+        game.press(.command(.bottom))
+        for letter in "ab" { game.press(.character(letter)) }
+        #expect(game.press(.escape).isEmpty)
+        #expect(game.view.flashes == ["Your answer is kept. INFO opens the level menu."])
+        game.press(.end)
+        #expect(game.text.hasPrefix("Your answer: ab"))
+        game.press(.backspace)
+        game.press(.backspace)
+        #expect(game.press(.escape) == [.escape])
+        #expect(game.view.screen?.kind == .menu)
+    }
+
+    @Test func eitherEndOfTheScreenIsSaidInTheGamesLanguage() throws {
+        var game = try ViewHarness(flashMilliseconds: 0)
+        game.press(.command(.lineUp))
+        #expect(game.view.flashes == ["First item."])
+        game.dismissMessages()
+        game.press(.command(.bottom))
+        game.press(.command(.fullWindowRight))
+        #expect(game.view.flashes == ["Last item."])
+        var french = try ViewHarness(flashMilliseconds: 0, locale: "fr")
+        french.press(.command(.fullWindowLeft))
+        #expect(french.view.flashes == ["Premier élément."])
+    }
+}
+
+/// Issue 44, item 4: small displays and the level menu, and a chosen action that waits for the player.
+@Suite struct BrailleViewSmallDisplayTests {
+    // Before, every level of the menu read "Level 5.3: The" in its first window of 20 cells.
+    @Test func eachLevelOfTheMenuShowsItsTitleFirstOnTwentyCells() throws {
+        var game = try ViewHarness(columns: 20, flashMilliseconds: 0)
+        game.send(.game(.menu))
+        game.press(.command(.top))
+        let adventure = try AdventureLoader.bundled(locale: "en")
+        let titles = adventure.chapters.flatMap { $0.levels.map(\.title) }
+        var seen: [String] = []
+        for _ in 0..<80 {
+            game.press(.command(.lineDown))
+            if game.view.focus?.element.id.hasPrefix("level-") == true { seen.append(game.text) }
+        }
+        #expect(seen.count == titles.count)
+        for (shown, title) in zip(seen, titles) {
+            let words = title.split(separator: " ")
+            #expect(shown.hasPrefix(String(words[0])), "\(shown) for \(title)")
+            #expect(!shown.hasPrefix("Level"), "\(shown)")
+        }
+        // At 40 cells the menu reads as before: the level's number first.
+        var wide = try ViewHarness(columns: 40, flashMilliseconds: 0)
+        wide.send(.game(.menu))
+        wide.press(.command(.top))
+        wide.press(.command(.lineDown))
+        wide.press(.command(.lineDown))
+        #expect(wide.text.hasPrefix("Level 1.1: "), "\(wide.text)")
+    }
+
+    // Before, a locked level read "locked btn dim": the state twice.
+    @Test func aLockedLevelSaysLockedNotDimToo() throws {
+        var game = try ViewHarness(columns: 80, flashMilliseconds: 0)
+        game.send(.game(.menu))
+        var texts: [String] = []
+        for _ in 0..<40 {
+            game.press(.command(.lineDown))
+            texts.append(game.text)
+        }
+        let locked = texts.filter { $0.contains(": locked") }
+        #expect(!locked.isEmpty)
+        #expect(locked.allSatisfy { $0.contains("locked btn ") && !$0.contains("dim") }, "\(locked)")
+    }
+
+    // Before, the chosen action was forgotten as soon as the focus left the object.
+    @Test func aChosenActionIsKeptWhenTheFocusLeavesTheObject() throws {
+        var game = try ViewHarness(columns: 80, flashMilliseconds: 0, chapter: 4)
+        for _ in 0..<5 where !game.text.hasPrefix("Bellows") { game.press(.command(.lineDown)) }
+        game.press(.command(.nextPrompt))
+        #expect(game.text.hasPrefix("Bellows: not handled yet; Pump act 1/2 btn 3/5"))
+        game.press(.command(.lineDown))
+        #expect(!game.text.hasPrefix("Bellows"))
+        game.press(.command(.lineUp))
+        #expect(game.text.hasPrefix("Bellows: not handled yet; Pump act 1/2 btn 3/5"), "\(game.text)")
+        // Performed, the choice is done with: back on the object, nothing is chosen.
+        #expect(game.press(.enter) == [.action(.index(1))])
+        game.dismissMessages()
+        game.press(.command(.lineDown))
+        game.press(.command(.lineUp))
+        #expect(game.text.hasPrefix("Bellows") && !game.text.contains("act 1/2"), "\(game.text)")
     }
 }

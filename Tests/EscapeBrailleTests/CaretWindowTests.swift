@@ -16,9 +16,11 @@ import Testing
         width: Int,
         translator: some BrailleTranslator
     ) -> (BrailleLayout, Int) {
-        let prefix = label + ": "
+        let language: KeyLanguage = label == "Ta réponse" ? .french : .english
+        let prefix = label + BrailleWords.colon(language)
+        let role = " " + BrailleWords.role(.textField, language)
         let text = translator.translate([
-            (prefix, .contracted), (typed, .literal), (" edt", .literal), (" ", .literal), ("4/4", .contracted),
+            (prefix, .contracted), (typed, .literal), (role, .literal), (" ", .literal), ("4/4", .contracted),
         ])
         let offset = prefix.count + caret
         return (BrailleLayout(text, width: width, rows: 1, keeping: offset), offset)
@@ -42,7 +44,7 @@ import Testing
         let typedBefore = Array(typed.prefix(caret))
         let wordStart = typedBefore.lastIndex { $0 == " " || $0 == "\u{2800}" }.map { $0 + 1 } ?? 0
         let before = min(typedBefore.count - wordStart, width - 1)
-        let prefix = label.count + 2
+        let prefix = label.count + 2 + (label == "Ta réponse" ? 1 : 0)
         let hidden = ((offset - before)..<offset).filter { layout.window(containing: $0) != window }
         guard hidden.isEmpty else {
             let shown = String(layout.cells(window: window, columns: width))

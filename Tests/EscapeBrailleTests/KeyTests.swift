@@ -108,7 +108,7 @@ import CBrlAPI
             french[.next] == "la touche «\u{00A0}descendre d'une ligne\u{00A0}» (LNDN)\u{202F}; "
                 + BrailleWords.legend(.french)
         )
-        #expect(french[.next]?.contains("btn bouton, edt champ de texte") == true)
+        #expect(french[.next]?.contains("bout bouton, chp champ de texte") == true)
         #expect(
             french[.activate]?.hasPrefix("une touche de routage sur l'élément ou Entrée\u{202F}; dans un champ") == true
         )

@@ -48,7 +48,7 @@ struct RealBRLTTYAttachTests {
         try display.waitFor(prefix: "You wake on cold stone.")
 
         // The display's key is refused while the console plays: the display says why.
-        try display.press("LNDN") { $0.hasPrefix("Another player is playing; you watch.") }
+        try display.press("LNDN") { $0.hasPrefix("Another player plays; yours when done.") }
         try display.press("FWINRT") { $0.hasPrefix("You wake on cold stone.") }
 
         // The console leaves; the game goes on, and the display's next key takes control and plays.

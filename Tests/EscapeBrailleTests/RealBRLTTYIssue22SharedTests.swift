@@ -13,6 +13,7 @@ extension RealBRLTTYAttachTests {
     private func sharedGame(
         locale: String,
         flashTime: String = "0",
+        columns: Int = 40,
         _ body: (_ served: RunningEFB, _ console: RunningEFB, _ display: VirtualDisplay, _ braille: RunningEFB) throws
             -> Void
     ) throws {
@@ -29,7 +30,7 @@ extension RealBRLTTYAttachTests {
         defer { console.stop() }
         try console.waitForOutput(containing: "1 ")
         let display = try VirtualDisplay()
-        try display.start()
+        try display.start(columns: columns)
         defer { display.stop() }
         let braille = try brailleGame(
             host: display.brlapiHost,
@@ -43,10 +44,10 @@ extension RealBRLTTYAttachTests {
     // past the start of an element is reading, not a move, so nothing is refused.
     @Test func anObserversRefusalIsWordedForAPersonInTheGamesLanguage() throws {
         try sharedGame(locale: "fr") { _, console, display, braille in
-            try display.waitFor(prefix: "Dans le noir hdr 1/3", timeout: 15)
-            try display.press("LNDN") { $0.hasPrefix("Un autre joueur joue\u{202F}; tu regardes.") }
+            try display.waitFor(prefix: "Dans le noir tit 1/3", timeout: 15)
+            try display.press("LNDN") { $0.hasPrefix("Un autre joue ; à toi quand il a fini.") }
             #expect(display.text.count <= 40, "one window: \(display.text)")
-            try display.press("FWINLT") { $0.hasPrefix("Dans le noir hdr 1/3") }
+            try display.press("FWINLT") { $0.hasPrefix("Dans le noir tit 1/3") }
             let panned = display.history.count
             try display.press("FWINLT")
             console.write(Array("next\n".utf8))
@@ -63,6 +64,31 @@ extension RealBRLTTYAttachTests {
             try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
             served.stop()
             try display.waitFor(prefix: "The shared game has ended.", timeout: 15)
+            try display.press("ROUTE 1")
+            try waitUntil("efb braille to leave") { !braille.process.isRunning }
+            #expect(braille.process.terminationStatus == 0, "\(braille.standardError)")
+        }
+    }
+
+    // Issue 44, item 2: on 20 cells the farewell is three windows; FWINRT and FWINLT read it (before, a
+    // pan left at once, the message unread past "The shared game has"), and another key leaves.
+    @Test func theFarewellIsPannedOnASmallDisplayAndAnotherKeyLeaves() throws {
+        try sharedGame(locale: "en", columns: 20) { served, _, display, braille in
+            try display.waitFor(prefix: "Darkness hdr 1/3", timeout: 15)
+            served.stop()
+            try display.waitFor(prefix: "The shared game has", timeout: 15)
+            #expect(!display.text.contains("leaves"), "one window of 20 cells: \(display.text)")
+            try display.press("FWINRT") { $0.hasPrefix("ended.") }
+            var read = display.text
+            while !read.contains("leaves.") {
+                let shown = display.text
+                try display.press("FWINRT") { $0 != shown }
+                read += " " + display.text
+            }
+            #expect(braille.process.isRunning, "panning is reading, not leaving")
+            let last = display.text
+            try display.press("FWINLT") { $0 != last }
+            #expect(braille.process.isRunning)
             try display.press("ROUTE 1")
             try waitUntil("efb braille to leave") { !braille.process.isRunning }
             #expect(braille.process.terminationStatus == 0, "\(braille.standardError)")

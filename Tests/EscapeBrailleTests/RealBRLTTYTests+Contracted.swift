@@ -55,7 +55,7 @@ extension RealBRLTTYTests {
         let title = abrege.translate(Array("Dans le noir"), style: .contracted)
         let position = String(abrege.translate(Array("1/3"), style: .contracted).cells)
         try display.waitFor(timeout: 15, "the French title in abrégé") { _ in
-            display.shown.hasPrefix(String(title.cells) + " hdr " + position)
+            display.shown.hasPrefix(String(title.cells) + " tit " + position)
         }
         #expect(french.standardError.contains("Braille table: fr-bfu-g2.ctb"))
     }
@@ -63,45 +63,46 @@ extension RealBRLTTYTests {
     fileprivate func playAdventure(locale: String, on display: VirtualDisplay, translator: LouisTranslator) throws {
         let adventure = try AdventureLoader.bundled(locale: locale)
         let words = adventure.messages
+        let shown = ShownWords.of(locale: locale)
         func heading(_ index: Int) -> String {
             Messages.format(words.chapterHeading, ["n": "\(index + 1)", "title": adventure.chapters[index].title])
         }
         let first = adventure.intro[0].title
-        try display.waitFor(prefix: "\(first) hdr 1/3", timeout: 15)
+        try display.waitFor(prefix: "\(first) \(shown.heading) 1/3", timeout: 15)
         // BRLTTY shows exactly the dots efb sent: the title contracted, the role and position as its
         // text table shows them (no number sign).
         let title = String(translator.translate(Array(first), style: .contracted).cells)
         try display.waitFor("the dots of the title") { _ in String(display.dots).hasPrefix(title) }
         // The position in the table's own number forms (UEB: the number sign), the role as it is.
         let position = String(translator.translate(Array("1/3"), style: .contracted).cells)
-        #expect(display.shown == title + " hdr " + position)
+        #expect(display.shown == title + " \(shown.heading) " + position)
 
         // A heading too long for the display shows its start: that is what the test waits for.
         // Read back, the blank cell of a no-break space (French spacing) is a plain space.
         func header(_ title: String) -> String {
-            String((title + " hdr").prefix(24).map { $0 == "\u{00A0}" || $0 == "\u{202F}" ? " " : $0 })
+            String((title + " " + shown.heading).prefix(24).map { $0 == "\u{00A0}" || $0 == "\u{202F}" ? " " : $0 })
         }
         for index in adventure.intro.indices {
             let next = header(index + 1 < adventure.intro.count ? adventure.intro[index + 1].title : heading(0))
-            try display.press("BOT") { $0.hasPrefix("\(words.continueButton) btn 3/3") }
+            try display.press("BOT") { $0.hasPrefix("\(words.continueButton) \(shown.button) 3/3") }
             try display.press("ROUTE 1") { $0.hasPrefix(next) }
         }
         for (chapterIndex, chapter) in adventure.chapters.enumerated() {
             try display.waitFor(prefix: header(heading(chapterIndex)))
-            try display.press("BOT") { $0.hasPrefix("\(words.beginButton) btn 3/3") }
+            try display.press("BOT") { $0.hasPrefix("\(words.beginButton) \(shown.button) 3/3") }
             try display.press("ROUTE 1") { $0.hasPrefix(header(chapter.levels[0].title)) }
             for (levelIndex, level) in chapter.levels.enumerated() {
                 let next =
                     levelIndex + 1 < chapter.levels.count
                     ? chapter.levels[levelIndex + 1].title
                     : chapterIndex + 1 < adventure.chapters.count ? heading(chapterIndex + 1) : adventure.ending.title
-                try solve(level, on: display) { answer in
+                try solve(level, on: display, words: shown) { answer in
                     try self.typeDots(answer, on: display, translator: translator)
                 }
                 try dismissMessages(display, until: header(next))
             }
         }
-        try display.press("BOT") { $0.hasPrefix("\(words.replayButton) btn 3/3") }
+        try display.press("BOT") { $0.hasPrefix("\(words.replayButton) \(shown.button) 3/3") }
     }
 
     /// Types `answer` in contracted Braille: each cell as raw dots (PASSDOTS), as a Braille keyboard

@@ -262,36 +262,40 @@ struct RealBRLTTYTests {
     func solve(
         _ level: Level,
         on display: VirtualDisplay,
+        words: ShownWords = .english,
         typeAnswer: ((String) throws -> Void)? = nil
     ) throws {
+        let colon = words.colon
         switch level.puzzle.content {
         case let question as ClosedQuestion:
             let answer = try #require(question.answers.first { $0.correct == true })
-            try focus(display, startingWith: answer.label)
+            try focus(display, startingWith: answer.label, words: words)
             try display.press("ROUTE 1") { !$0.hasPrefix(String(answer.label.prefix(24))) }
         case let question as OpenQuestion:
-            try focus(display, startingWith: question.field + ":")
+            try focus(display, startingWith: question.field + colon.dropLast(), words: words)
             if let typeAnswer {
                 try typeAnswer(question.accepted[0])
             } else {
                 try type(question.accepted[0], on: display)
             }
-            try display.press("KEY_ENTER") { !$0.hasPrefix(question.field + ":") }
+            try display.press("KEY_ENTER") { !$0.hasPrefix(question.field + colon.dropLast()) }
         case let rotor as RotorPuzzle:
             try display.press("BOT") { $0.hasPrefix(rotor.door) }
             try step(display, key: "NXPGRPH") { $0.contains(" \(rotor.rotor)") }
             try step(display, key: "NXDIFLN", limit: rotor.codes.count + 1) {
-                Self.shows($0, door: rotor.door, rotor: rotor.rotor, code: rotor.answer)
+                Self.shows($0, door: rotor.door, rotor: rotor.rotor, code: rotor.answer, words: words)
             }
-            try display.press("ROUTE 1") { !Self.shows($0, door: rotor.door, rotor: rotor.rotor, code: rotor.answer) }
+            try display.press("ROUTE 1") {
+                !Self.shows($0, door: rotor.door, rotor: rotor.rotor, code: rotor.answer, words: words)
+            }
         case let puzzle as CustomActionPuzzle:
             for object in puzzle.objects {
-                try focus(display, startingWith: object.label)
+                try focus(display, startingWith: object.label, words: words)
                 // The chosen action follows the label (and value), whole: when it does not fit after
                 // them, its window starts with it.
                 let chosen = { (shown: String) in
-                    shown.contains("; \(object.correct) act ") || shown.contains(": \(object.correct) act ")
-                        || shown.hasPrefix("\(object.correct) act ")
+                    shown.contains(words.semicolon + "\(object.correct) act ")
+                        || shown.contains(colon + "\(object.correct) act ") || shown.hasPrefix("\(object.correct) act ")
                 }
                 try step(display, key: "NXPROMPT") { chosen($0) }
                 try display.press("ROUTE 1") { !chosen($0) }
@@ -299,12 +303,14 @@ struct RealBRLTTYTests {
             }
         case let lock as DialsPuzzle:
             for (dial, target) in zip(lock.dials, lock.combination) {
-                try focus(display, startingWith: dial.label + ":")
+                try focus(display, startingWith: dial.label + colon.dropLast(), words: words)
                 let start = dial.values.firstIndex(of: dial.start) ?? 0
                 let goal = dial.values.firstIndex(of: target) ?? 0
                 let up = (goal - start + dial.values.count) % dial.values.count
                 let key = up <= dial.values.count - up ? "ATTRUP" : "ATTRDN"
-                try step(display, key: key, limit: dial.values.count) { $0.hasPrefix("\(dial.label): \(target) adj") }
+                try step(display, key: key, limit: dial.values.count) {
+                    $0.hasPrefix("\(dial.label)\(colon)\(target) \(words.adjustable)")
+                }
             }
             let shown = display.text
             try display.press("HOME") { $0 != shown }
@@ -315,8 +321,15 @@ struct RealBRLTTYTests {
 
     /// Whether the display shows the door with `code` chosen: after the door's name, or first when the
     /// whole does not fit on the display.
-    private static func shows(_ text: String, door: String, rotor: String, code: String) -> Bool {
-        text.contains("\(door): \(code) btn") || text.hasPrefix("\(rotor): \(code) ")
+    private static func shows(
+        _ text: String,
+        door: String,
+        rotor: String,
+        code: String,
+        words: ShownWords = .english
+    ) -> Bool {
+        text.contains("\(door)\(words.colon)\(code) \(words.button)")
+            || text.hasPrefix("\(rotor)\(words.colon)\(code) ")
     }
 
     func beginChapter(_ display: VirtualDisplay, firstLevel: String) throws {
@@ -325,10 +338,10 @@ struct RealBRLTTYTests {
     }
 
     /// Moves down from the top until the focused element starts with `label`.
-    func focus(_ display: VirtualDisplay, startingWith wholeLabel: String) throws {
+    func focus(_ display: VirtualDisplay, startingWith wholeLabel: String, words: ShownWords = .english) throws {
         // A long label wraps: its start is what shows.
         let label = String(wholeLabel.prefix(24))
-        if !display.text.hasPrefix(label) { try display.press("TOP") { $0.contains(" hdr 1/") } }
+        if !display.text.hasPrefix(label) { try display.press("TOP") { $0.contains(" \(words.heading) 1/") } }
         for _ in 0..<10 where !display.text.hasPrefix(label) {
             let shown = display.text
             try display.press("LNDN") { $0 != shown }
@@ -368,4 +381,19 @@ struct RealBRLTTYTests {
             try display.press("PASSCHAR 0x" + String(scalar.value, radix: 16)) { $0 != shown }
         }
     }
+}
+
+/// The display's own words as a test reads them back from BRLTTY: a no-break space (French spacing)
+/// reads as a space.
+struct ShownWords: Sendable {
+    var colon: String
+    var semicolon: String
+    var button: String
+    var heading: String
+    var adjustable: String
+
+    static let english = ShownWords(colon: ": ", semicolon: "; ", button: "btn", heading: "hdr", adjustable: "adj")
+    static let french = ShownWords(colon: " : ", semicolon: " ; ", button: "bout", heading: "tit", adjustable: "régl")
+
+    static func of(locale: String) -> ShownWords { locale == "fr" ? .french : .english }
 }

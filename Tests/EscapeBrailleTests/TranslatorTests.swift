@@ -248,7 +248,21 @@ struct FakeContractions: BrailleTranslator {
     @Test func playsInFrench() throws {
         let game = try ViewHarness(locale: "fr", translator: french)
         let position = String(french.translate(Array("1/3"), style: .contracted).cells)
-        #expect(game.text.hasSuffix(" hdr " + position))
+        #expect(game.text.hasSuffix(" tit " + position))
+    }
+
+    // Issue 44, item 5: the role words are French, and a reader of abrégé reads each as the letters it
+    // is. They go to BRLTTY's text table as letters; liblouis' fr-bfu-g2 reads those cells back. Before,
+    // `btn` read back as "btenir".
+    @Test func frenchRoleWordsReadBackAsThemselvesInAbrege() throws {
+        let letters = try LouisTranslator(table: "fr-bfu-comp6.utb")
+        let roles: [BrailleWords.Role] = [.button, .textField, .adjustable, .heading, .notEnabled, .action]
+        for role in roles {
+            let word = BrailleWords.role(role, .french)
+            let cells = letters.translate(Array(word), style: .contracted).cells
+            #expect(french.backTranslate(cells) == word, "\(word): \(String(cells))")
+        }
+        #expect(french.backTranslate(letters.translate(Array("btn"), style: .contracted).cells) != "btn")
     }
 }
 #endif

@@ -116,7 +116,7 @@ final class VirtualDisplay: @unchecked Sendable {
                         continue
                     }
                     guard line.hasPrefix("Visual \""), line.hasSuffix("\"") else { continue }
-                    let text = String(line.dropFirst(8).dropLast())
+                    let text = Self.unescaped(line.dropFirst(8).dropLast())
                     state.withLock {
                         // A blinking cursor sends the same text again: that is nothing new to read.
                         if $0.history.last != text { $0.history.append(text) }
@@ -197,6 +197,22 @@ final class VirtualDisplay: @unchecked Sendable {
         history.dropFirst(start).map {
             reader($0.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression))
         }
+    }
+
+    /// A `Visual` line's text as BRLTTY meant it: the driver writes a quote as `\"` and a backslash as
+    /// `\\` inside the quoted text.
+    static func unescaped(_ quoted: Substring) -> String {
+        var text = ""
+        var escaping = false
+        for character in quoted {
+            if !escaping, character == "\\" {
+                escaping = true
+                continue
+            }
+            escaping = false
+            text.append(character)
+        }
+        return text
     }
 
     /// Tells BRLTTY the display now has `columns` cells, as a display whose size changes would.
