@@ -88,7 +88,9 @@ struct Web: ParsableCommand {
                 withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700]
             )
-            token = WebToken.kept(at: (folder.isEmpty ? "." : folder) + "/web-token")
+            token = WebToken.kept(at: (folder.isEmpty ? "." : folder) + "/web-token") { reason in
+                StandardError.write("efb web: \(reason)\n")
+            }
         } else {
             token = WebToken.random()
         }
