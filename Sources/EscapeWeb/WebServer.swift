@@ -9,6 +9,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HTTPTypes
 public import Hummingbird
 import HummingbirdWebSocket
@@ -134,8 +139,30 @@ public enum WebServer {
 
     /// Why the server did not start.
     public struct StartError: Error, Sendable, CustomStringConvertible {
-        /// What went wrong, for a person.
+        /// What went wrong, for a person: one sentence, after "cannot listen on HOST:PORT: ".
         public var description: String
+
+        init(description: String) {
+            self.description = description
+        }
+
+        /// The sentence for what `bind` or the name lookup said, rather than the call that failed.
+        init(_ error: any Error) {
+            if let error = error as? IOError {
+                description =
+                    switch error.errnoCode {
+                    case EADDRINUSE:
+                        "another program uses this port; choose another with --port, or --port 0 for any free one."
+                    case EACCES: "this user may not listen on this port; choose one above 1023 with --port."
+                    case EADDRNOTAVAIL: "this machine has no such address; choose another with --host."
+                    default: "\(String(cString: strerror(error.errnoCode)))."
+                    }
+            } else if error is SocketAddressError {
+                description = "this host name is unknown; choose an address with --host, such as 127.0.0.1."
+            } else {
+                description = "\(error)."
+            }
+        }
     }
 
     /// Starts the server on its own threads and waits until it listens (or could not).
@@ -160,7 +187,7 @@ public enum WebServer {
             do {
                 try await application.run()
             } catch {
-                outcome.withLock { $0 = $0 ?? .failure(StartError(description: "\(error)")) }
+                outcome.withLock { $0 = $0 ?? .failure(StartError(error)) }
                 settled.signal()
             }
             finished.signal()
