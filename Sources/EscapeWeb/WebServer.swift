@@ -71,7 +71,8 @@ public enum WebServer {
         let files = PageFiles(locale: configuration.locale, soundFolder: configuration.soundFolder)
         let guardian = configuration.guardian
 
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD answers where GET does, without the body.
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: GuardMiddleware(guardian: guardian))
         router.get("/") { _, _ in files.response(for: "index.html") }
         router.get("/app.js") { _, _ in files.response(for: "app.js") }
