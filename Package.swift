@@ -146,6 +146,8 @@ let package = Package(
             dependencies: [
                 "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeSound", "EscapeContent",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
+                // The server's child channel, wrapped to hold connections within the descriptor limit.
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(
                     name: "HummingbirdWebSocket",
                     package: "hummingbird-websocket",

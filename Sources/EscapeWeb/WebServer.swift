@@ -16,6 +16,7 @@ import Musl
 #endif
 import HTTPTypes
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
@@ -40,14 +41,24 @@ public enum WebServer {
         public var locale: String
         /// The sound pack's folder (`cues/`, `ambiences/`), if there is one.
         public var soundFolder: String?
+        /// How many connections are held, and how long one may take to ask.
+        public var limits: WebLimits
 
         /// Creates a configuration.
-        public init(host: String, port: Int, guardian: WebGuard, locale: String, soundFolder: String?) {
+        public init(
+            host: String,
+            port: Int,
+            guardian: WebGuard,
+            locale: String,
+            soundFolder: String?,
+            limits: WebLimits = .current
+        ) {
             self.host = host
             self.port = port
             self.guardian = guardian
             self.locale = locale
             self.soundFolder = soundFolder
+            self.limits = limits
         }
     }
 
@@ -129,9 +140,26 @@ public enum WebServer {
             bridge.close(tab: tab)
         }
 
+        let limits = configuration.limits
+        let limiter = ConnectionLimiter(capacity: limits.connections)
+        let webSocketResponder = sockets.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: TimeAmount(limits.idleTimeout))
+        )
+        let server = HTTPServerBuilder { responder in
+            LimitedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: channelConfiguration
+                ),
+                limiter: limiter,
+                headerTimeout: TimeAmount(limits.headerTimeout)
+            )
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
