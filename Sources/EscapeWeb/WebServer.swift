@@ -119,32 +119,38 @@ public enum WebServer {
             let client = context.request.uri.queryParameters.get("client") ?? WebToken.random()
             let (outbox, stream) = WebBridge.Outbox.make()
             let tab = bridge.open(client: String(client.prefix(64)), outbox: outbox)
-            await withTaskGroup(of: Void.self) { group in
+            defer { bridge.close(tab: tab) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await text in stream {
                         do { try await outbound.write(.text(text)) } catch { return }
                     }
-                    // The game let this tab go (it ended, or the tab fell too far behind): say goodbye.
-                    try? await outbound.close(.normalClosure, reason: nil)
+                    // The game let this tab go (it ended, or the tab fell too far behind): say goodbye. Not
+                    // when cancelled because the page's side ended: begun from the cancelled task, the close
+                    // frame did not go out, and hummingbird-websocket's own (1007, 1009) was then not sent
+                    // either (the socket waited 15 s for the page's reply to a close it never saw).
+                    if !Task.isCancelled { try? await outbound.close(.normalClosure, reason: nil) }
                 }
                 group.addTask {
-                    do {
-                        for try await message in inbound.messages(maxSize: maximumMessage) {
-                            if case .text(let text) = message { bridge.receive(text, from: tab) }
-                        }
-                    } catch {}
+                    // What ends the messages with an error (a text frame that is not UTF-8, a message too
+                    // large) goes on to hummingbird-websocket, which closes with the code it carries (1007,
+                    // 1009): caught here, the socket was left open and silent.
+                    for try await message in inbound.messages(maxSize: maximumMessage) {
+                        if case .text(let text) = message { bridge.receive(text, from: tab) }
+                    }
                 }
-                await group.next()
+                try await group.next()
                 group.cancelAll()
             }
-            bridge.close(tab: tab)
         }
 
         let limits = configuration.limits
         let limiter = ConnectionLimiter(capacity: limits.connections)
         let webSocketResponder = sockets.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: TimeAmount(limits.idleTimeout))
+            http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
+            // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
+            ws: .init(validateUTF8: true)
         )
         let server = HTTPServerBuilder { responder in
             LimitedChildChannel(
