@@ -11,9 +11,9 @@ import Musl
 /// runtime's own threads and the save need descriptors too). So the server holds at most
 /// ``connections`` at once, well below the descriptor limit, and a connection that has not finished
 /// its request head after ``headerTimeout`` is closed. When the server is full, a new connection takes
-/// the place of the oldest one still waiting for its head, so that the player's page is served
-/// whatever a peer holds open; when none is waiting (every place is a page playing or a request being
-/// answered), the new connection is closed at once.
+/// the place of the oldest idle one (waiting for its first request head, or for another after an
+/// answer), so that the player's page is served whatever a peer holds open; when none is idle (every
+/// place is a page's WebSocket or a request being answered), the new connection is closed at once.
 public struct WebLimits: Sendable, Hashable {
     /// The most connections held at once.
     public var connections: Int
@@ -53,8 +53,8 @@ public struct WebLimits: Sendable, Hashable {
     }
 }
 
-/// Which connections the server holds, in the order they came, and which are still waiting for their
-/// first request head: pure bookkeeping, the server closes what it says.
+/// Which connections the server holds, in the order they came, and which are idle (waiting for a
+/// request head, the first or a later one): pure bookkeeping, the server closes what it says.
 struct ConnectionTable: Sendable {
     /// What a new connection gets.
     enum Admission: Sendable, Hashable {
@@ -62,40 +62,45 @@ struct ConnectionTable: Sendable {
         case admitted
         /// It is held in place of the connection `evicted`, which the server closes.
         case admittedInPlaceOf(evicted: Int)
-        /// The table is full of connections that asked: it is closed at once.
+        /// Every held connection has a request in hand or is a WebSocket: it is closed at once.
         case refused
     }
 
     let capacity: Int
-    /// The held connections, each with whether it is still waiting for its first head.
-    private var waiting: [Int: Bool] = [:]
+    /// The held connections, each with whether it is idle.
+    private var idle: [Int: Bool] = [:]
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// How many connections are held.
-    var count: Int { waiting.count }
+    var count: Int { idle.count }
 
-    /// Takes connection `id` (ids grow with time), in place of the oldest waiting one when full.
+    /// Takes connection `id` (ids grow with time), in place of the oldest idle one when full.
     mutating func admit(_ id: Int) -> Admission {
-        guard waiting.count >= capacity else {
-            waiting[id] = true
+        guard idle.count >= capacity else {
+            idle[id] = true
             return .admitted
         }
-        guard let oldest = waiting.filter(\.value).keys.min() else { return .refused }
-        waiting[oldest] = nil
-        waiting[id] = true
+        guard let oldest = idle.filter(\.value).keys.min() else { return .refused }
+        idle[oldest] = nil
+        idle[id] = true
         return .admittedInPlaceOf(evicted: oldest)
     }
 
-    /// Connection `id` sent its first request head: it is no longer taken for another.
+    /// Connection `id` sent a request head (or became a WebSocket): it keeps its place.
     mutating func asked(_ id: Int) {
-        if waiting[id] != nil { waiting[id] = false }
+        if idle[id] != nil { idle[id] = false }
+    }
+
+    /// Connection `id` was answered and waits for another request: its place may be taken.
+    mutating func answered(_ id: Int) {
+        if idle[id] != nil { idle[id] = true }
     }
 
     /// Connection `id` closed.
     mutating func release(_ id: Int) {
-        waiting[id] = nil
+        idle[id] = nil
     }
 }

@@ -3,6 +3,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
 /// The connections the server holds (a ``ConnectionTable``) and their channels, shared by the event loops.
@@ -10,7 +11,15 @@ final class ConnectionLimiter: Sendable {
     private struct State {
         var table: ConnectionTable
         var channels: [Int: any Channel] = [:]
+        var ids: [ObjectIdentifier: Int] = [:]
         var lastID = 0
+
+        mutating func forget(_ id: Int) -> (any Channel)? {
+            table.release(id)
+            guard let channel = channels.removeValue(forKey: id) else { return nil }
+            ids[ObjectIdentifier(channel)] = nil
+            return channel
+        }
     }
 
     private let state: Mutex<State>
@@ -22,40 +31,46 @@ final class ConnectionLimiter: Sendable {
     /// How many connections are held.
     var count: Int { state.withLock { $0.table.count } }
 
-    /// Holds `channel` if there is room, closing the oldest connection still waiting for its head to make
-    /// room when full.
+    /// Holds `channel` if there is room, closing the oldest idle connection to make room when full.
     ///
     /// - Returns: The connection's id, or `nil` when it is refused (the caller closes it at once).
     func admit(_ channel: any Channel) -> Int? {
         let (id, evicted): (Int?, (any Channel)?) = state.withLock { state in
             state.lastID += 1
             let id = state.lastID
-            switch state.table.admit(id) {
-            case .admitted:
+            let admission = state.table.admit(id)
+            if admission != .refused {
                 state.channels[id] = channel
-                return (id, nil)
-            case .admittedInPlaceOf(let old):
-                state.channels[id] = channel
-                return (id, state.channels.removeValue(forKey: old))
-            case .refused:
-                return (nil, nil)
+                state.ids[ObjectIdentifier(channel)] = id
+            }
+            switch admission {
+            case .admitted: return (id, nil)
+            case .admittedInPlaceOf(let old): return (id, state.forget(old))
+            case .refused: return (nil, nil)
             }
         }
         evicted?.close(promise: nil)
         return id
     }
 
-    /// Connection `id` sent its first request head.
+    /// The id of a held channel.
+    func id(of channel: any Channel) -> Int? {
+        state.withLock { $0.ids[ObjectIdentifier(channel)] }
+    }
+
+    /// Connection `id` sent a request head: it keeps its place.
     func asked(_ id: Int) {
         state.withLock { $0.table.asked(id) }
     }
 
+    /// Connection `id` was answered: its place may be taken until it asks again.
+    func answered(_ id: Int) {
+        state.withLock { $0.table.answered(id) }
+    }
+
     /// Connection `id` closed.
     func release(_ id: Int) {
-        state.withLock { state in
-            state.table.release(id)
-            state.channels[id] = nil
-        }
+        _ = state.withLock { $0.forget(id) }
     }
 }
 
@@ -128,6 +143,46 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         return false
+    }
+}
+
+/// Tells the ``ConnectionLimiter`` when a connection has a request in hand and when it was answered.
+///
+/// Added by Hummingbird after the first request head (not to a WebSocket, which keeps its place).
+final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limiter: ConnectionLimiter
+    private var id: Int?
+    /// Requests read and not yet answered (HTTP/1.1 may pipeline them).
+    private var inHand = 0
+
+    init(limiter: ConnectionLimiter) {
+        self.limiter = limiter
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        id = limiter.id(of: context.channel)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = Self.unwrapInboundIn(data) {
+            inHand += 1
+            if let id { limiter.asked(id) }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let ends = if case .end = Self.unwrapOutboundIn(data) { true } else { false }
+        context.write(data, promise: promise)
+        if ends {
+            inHand = max(0, inHand - 1)
+            if inHand == 0, let id { limiter.answered(id) }
+        }
     }
 }
 

@@ -148,7 +148,10 @@ public enum WebServer {
         let limiter = ConnectionLimiter(capacity: limits.connections)
         let webSocketResponder = sockets.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)),
+            http1: .init(
+                additionalChannelHandlers: [RequestWatch(limiter: limiter)],
+                idleTimeout: TimeAmount(limits.idleTimeout)
+            ),
             // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
             ws: .init(validateUTF8: true)
         )
