@@ -28,9 +28,6 @@ final class ConnectionLimiter: Sendable {
         state = Mutex(State(table: ConnectionTable(capacity: capacity)))
     }
 
-    /// How many connections are held.
-    var count: Int { state.withLock { $0.table.count } }
-
     /// Holds `channel` if there is room, closing the oldest idle connection to make room when full.
     ///
     /// - Returns: The connection's id, or `nil` when it is refused (the caller closes it at once).
