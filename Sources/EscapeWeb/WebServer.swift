@@ -169,7 +169,14 @@ public enum WebServer {
         return Application(
             router: router,
             server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            // The kernel's queue of connections not yet accepted costs no descriptor: as long as Linux
+            // allows by default (net.core.somaxconn, 4096), so that a burst does not overflow it (with
+            // Hummingbird's 256 it did) and have the player's connection wait for a SYN retry (1 s, 3 s).
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: nil,
+                backlog: 4096
+            ),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
