@@ -70,6 +70,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Already in Hummingbird's graph; the HTTP parts the web server's connection limit watches.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         // The pure game: content model, flow, level kinds. No I/O, no clock, no global randomness.
@@ -146,6 +148,8 @@ let package = Package(
             dependencies: [
                 "EscapeCore", "EscapeProtocol", "EscapeRuntime", "EscapeSound", "EscapeContent",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Web"])),
+                // The server's child channel, wrapped to hold connections within the descriptor limit.
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Web"])),
                 .product(
                     name: "HummingbirdWebSocket",
                     package: "hummingbird-websocket",
@@ -155,6 +159,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Web"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Web"])),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Web"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Web"])),
             ],
             resources: [.copy("Page")],
             swiftSettings: resourceTargetSettings

@@ -9,8 +9,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HTTPTypes
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
@@ -35,14 +41,24 @@ public enum WebServer {
         public var locale: String
         /// The sound pack's folder (`cues/`, `ambiences/`), if there is one.
         public var soundFolder: String?
+        /// How many connections are held, and how long one may take to ask.
+        public var limits: WebLimits
 
         /// Creates a configuration.
-        public init(host: String, port: Int, guardian: WebGuard, locale: String, soundFolder: String?) {
+        public init(
+            host: String,
+            port: Int,
+            guardian: WebGuard,
+            locale: String,
+            soundFolder: String?,
+            limits: WebLimits = .current
+        ) {
             self.host = host
             self.port = port
             self.guardian = guardian
             self.locale = locale
             self.soundFolder = soundFolder
+            self.limits = limits
         }
     }
 
@@ -66,7 +82,8 @@ public enum WebServer {
         let files = PageFiles(locale: configuration.locale, soundFolder: configuration.soundFolder)
         let guardian = configuration.guardian
 
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD answers where GET does, without the body.
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: GuardMiddleware(guardian: guardian))
         router.get("/") { _, _ in files.response(for: "index.html") }
         router.get("/app.js") { _, _ in files.response(for: "app.js") }
@@ -102,31 +119,64 @@ public enum WebServer {
             let client = context.request.uri.queryParameters.get("client") ?? WebToken.random()
             let (outbox, stream) = WebBridge.Outbox.make()
             let tab = bridge.open(client: String(client.prefix(64)), outbox: outbox)
-            await withTaskGroup(of: Void.self) { group in
+            defer { bridge.close(tab: tab) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await text in stream {
                         do { try await outbound.write(.text(text)) } catch { return }
                     }
-                    // The game let this tab go (it ended, or the tab fell too far behind): say goodbye.
-                    try? await outbound.close(.normalClosure, reason: nil)
+                    // The game let this tab go (it ended, or the tab fell too far behind): say goodbye. Not
+                    // when cancelled because the page's side ended: begun from the cancelled task, the close
+                    // frame did not go out, and hummingbird-websocket's own (1007, 1009) was then not sent
+                    // either (the socket waited 15 s for the page's reply to a close it never saw).
+                    if !Task.isCancelled { try? await outbound.close(.normalClosure, reason: nil) }
                 }
                 group.addTask {
-                    do {
-                        for try await message in inbound.messages(maxSize: maximumMessage) {
-                            if case .text(let text) = message { bridge.receive(text, from: tab) }
-                        }
-                    } catch {}
+                    // What ends the messages with an error (a text frame that is not UTF-8, a message too
+                    // large) goes on to hummingbird-websocket, which closes with the code it carries (1007,
+                    // 1009): caught here, the socket was left open and silent.
+                    for try await message in inbound.messages(maxSize: maximumMessage) {
+                        if case .text(let text) = message { bridge.receive(text, from: tab) }
+                    }
                 }
-                await group.next()
+                try await group.next()
                 group.cancelAll()
             }
-            bridge.close(tab: tab)
         }
 
+        let limits = configuration.limits
+        let limiter = ConnectionLimiter(capacity: limits.connections)
+        let webSocketResponder = sockets.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(
+                additionalChannelHandlers: [RequestWatch(limiter: limiter)],
+                idleTimeout: TimeAmount(limits.idleTimeout)
+            ),
+            // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
+            ws: .init(validateUTF8: true)
+        )
+        let server = HTTPServerBuilder { responder in
+            LimitedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: channelConfiguration
+                ),
+                limiter: limiter,
+                headerTimeout: TimeAmount(limits.headerTimeout)
+            )
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: sockets),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            server: server,
+            // The kernel's queue of connections not yet accepted costs no descriptor: as long as Linux
+            // allows by default (net.core.somaxconn, 4096), so that a burst does not overflow it (with
+            // Hummingbird's 256 it did) and have the player's connection wait for a SYN retry (1 s, 3 s).
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: nil,
+                backlog: 4096
+            ),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
@@ -134,8 +184,30 @@ public enum WebServer {
 
     /// Why the server did not start.
     public struct StartError: Error, Sendable, CustomStringConvertible {
-        /// What went wrong, for a person.
+        /// What went wrong, for a person: one sentence, after "cannot listen on HOST:PORT: ".
         public var description: String
+
+        init(description: String) {
+            self.description = description
+        }
+
+        /// The sentence for what `bind` or the name lookup said, rather than the call that failed.
+        init(_ error: any Error) {
+            if let error = error as? IOError {
+                description =
+                    switch error.errnoCode {
+                    case EADDRINUSE:
+                        "another program uses this port; choose another with --port, or --port 0 for any free one."
+                    case EACCES: "this user may not listen on this port; choose one above 1023 with --port."
+                    case EADDRNOTAVAIL: "this machine has no such address; choose another with --host."
+                    default: "\(String(cString: strerror(error.errnoCode)))."
+                    }
+            } else if error is SocketAddressError {
+                description = "this host name is unknown; choose an address with --host, such as 127.0.0.1."
+            } else {
+                description = "\(error)."
+            }
+        }
     }
 
     /// Starts the server on its own threads and waits until it listens (or could not).
@@ -160,7 +232,7 @@ public enum WebServer {
             do {
                 try await application.run()
             } catch {
-                outcome.withLock { $0 = $0 ?? .failure(StartError(description: "\(error)")) }
+                outcome.withLock { $0 = $0 ?? .failure(StartError(error)) }
                 settled.signal()
             }
             finished.signal()

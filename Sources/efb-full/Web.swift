@@ -25,7 +25,9 @@ struct Web: ParsableCommand {
             http://127.0.0.1:PORT/?token=TOKEN: open it in a browser. The page plays the whole game from the \
             keyboard with a screen reader; one tab plays, another may take over or watch. The server runs \
             until its standard input ends, SIGINT or SIGTERM. The token is kept beside the save, so a page \
-            left open reconnects when the server starts again on the same port.
+            left open reconnects when the server starts again on the same port (a token file that is not \
+            this user's own with mode 0600 is replaced). It holds at most the descriptor limit less 64 \
+            connections, and closes one whose request head has not come within 5 s.
             """
     )
 
@@ -88,7 +90,9 @@ struct Web: ParsableCommand {
                 withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700]
             )
-            token = WebToken.kept(at: (folder.isEmpty ? "." : folder) + "/web-token")
+            token = WebToken.kept(at: (folder.isEmpty ? "." : folder) + "/web-token") { reason in
+                StandardError.write("efb web: \(reason)\n")
+            }
         } else {
             token = WebToken.random()
         }
