@@ -80,6 +80,10 @@ struct RealBRLTTYReadersTests {
                 try display.press("ROUTE 1") { $0 != shown }
             }
             try display.press("CSRTRK") { $0.hasPrefix(message) }
+            // The dots BRLTTY sent for the message itself (they come after its text).
+            try waitUntil(timeout: 30, "the dots of the message") {
+                display.frame.map { String($0.text).hasPrefix(message) } ?? false
+            }
             #expect(fallbackCells(display).isEmpty, "\(String(display.dots))")
         }
     }
@@ -107,6 +111,32 @@ struct RealBRLTTYReadersTests {
             }
             let item = windows.joined(separator: " ")
             #expect(item.contains("locked btn") && !item.contains("dim"), "\(windows)")
+        }
+    }
+
+    // Before: the action chosen with NXPROMPT was gone once the focus left the object and came back.
+    @Test func aChosenActionWaitsOnItsObjectWhileThePlayerLooksAround() async throws {
+        try await onThreadOfItsOwn {
+            let folder = try temporaryFolder("kept-action")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let adventure = try RealBRLTTYTests.trimmedAdventure(chapter: 3, level: 0, in: folder)
+            let display = try VirtualDisplay()
+            try display.start(columns: 80)
+            let game = try brailleGame(
+                host: display.brlapiHost,
+                arguments: ["--memory-save", "--adventure", adventure]
+            )
+            display.follow(game)
+            defer {
+                game.stop()
+                display.stop()
+            }
+            try RealBRLTTYTests().enterTrimmedLevel(display, levelTitle: "The Cold Forge")
+            try RealBRLTTYTests().focus(display, startingWith: "Bellows")
+            try display.press("NXPROMPT") { $0.hasPrefix("Bellows: not handled yet; Pump act 1/2") }
+            try display.press("LNDN") { !$0.hasPrefix("Bellows") }
+            try display.press("LNUP") { $0.hasPrefix("Bellows") }
+            #expect(display.text.hasPrefix("Bellows: not handled yet; Pump act 1/2"), "\(display.text)")
         }
     }
 }
