@@ -59,10 +59,12 @@ OPTIONS: Dict[str, str] = {}
 PAGE_WORDS = {
     "en": {"next_item": "next item", "choice": "This game is open in another tab", "watch": "Watch",
            "take_over": "Take over here", "taken_over": "Another tab took over", "back": "Reconnected",
-           "watching": "You are watching"},
+           "watching": "You are watching", "you_play": "You play now", "another_plays": "another tab plays",
+           "not_sent": "was not sent", "rotor_now": "change rotor, now"},
     "fr": {"next_item": "élément suivant", "choice": "Cette partie est ouverte dans un autre onglet",
            "watch": "Regarder", "take_over": "Prendre la main ici", "taken_over": "Un autre onglet a pris la main",
-           "back": "Reconnecté", "watching": "Vous regardez"},
+           "back": "Reconnecté", "watching": "Tu regardes", "you_play": "Tu joues maintenant",
+           "another_plays": "un autre onglet joue", "not_sent": "n’a pas été envoyée", "rotor_now": "changer de rotor"},
 }
 
 
@@ -656,6 +658,43 @@ class BrowserTests(unittest.TestCase):
             self.assert_focus_on_screen(page, title)
         self.solve(page, game.level(title))
         page.wait_new_screen(title)
+
+
+    # Issue 42, item 3: what a keyboard player found.
+
+    def watching_second_tab(self) -> (Page, Page, str, str):
+        return self.watching_second_tab_in("en")
+
+    def banner_text(self, page: Page) -> str:
+        return " ".join(page.name(n) for n in page.nodes("StaticText") if page.words["watching"] in page.name(n))
+
+    def test_taking_over_from_the_banner_moves_the_focus_and_says_so(self) -> None:
+        """The banner's Take over here hides the banner: the focus goes to the screen's heading, and a
+        polite live region says this tab plays now."""
+        _, second, _, _ = self.watching_second_tab()
+        words = second.words
+        title = second.title()
+        second.tab_to_named("button", words["take_over"])
+        second.press(Keys.ENTER)
+        focused = wait_for("the focus on the screen's heading after taking over",
+                           lambda: (n := second.focused()) and second.role(n) == "heading" and n, 3)
+        self.assertEqual(second.name(focused), title)
+        wait_for("the take-over said politely", lambda: words["you_play"] in second.live_text("polite"), 2)
+
+    def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
+        """A second tab that chose to watch: the first page, the second page, their window handles."""
+        server, first = self.open(locale, "--memory-save")
+        driver = first.driver
+        first_handle = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(f"http://127.0.0.1:{server.port}/")
+        second = Page(driver, locale)
+        wait_for("the choice", lambda: second.title() == second.words["choice"], 10)
+        second.tab_to_named("button", second.words["watch"])
+        second.press(Keys.ENTER)
+        wait_for("the game, watched", lambda: second.title() not in ("", second.words["choice"]), 10)
+        wait_for("the banner", lambda: self.banner_text(second), 5)
+        return first, second, first_handle, driver.current_window_handle
 
 
 class WebSocket:

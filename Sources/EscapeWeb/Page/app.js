@@ -46,6 +46,7 @@
       watching: "You are watching: another tab plays.",
       watchingFree: "You are watching; nobody plays now.",
       takenOver: "Another tab took over the game. You are now watching.",
+      tookOver: "You play now: the game is yours in this tab.",
       readOnly: "You are watching: take over to play.",
       keysTitle: "Keys",
       keys: [
@@ -100,6 +101,7 @@
       watching: "Vous regardez : un autre onglet joue.",
       watchingFree: "Vous regardez ; personne ne joue en ce moment.",
       takenOver: "Un autre onglet a pris la main. Vous regardez maintenant la partie.",
+      tookOver: "Tu joues maintenant : la partie est à toi dans cet onglet.",
       readOnly: "Vous regardez : prenez la main pour jouer.",
       keysTitle: "Touches",
       keys: [
@@ -153,6 +155,8 @@
     buffers: {},
     ambience: null,
     ambienceName: null,
+    // The banner's "Take over here" was used: its answer (the role) moves the focus and says so.
+    takingOver: false,
   };
   const client = sessionStorage.getItem("efb-client") || Math.random().toString(36).slice(2, 12);
   sessionStorage.setItem("efb-client", client);
@@ -406,8 +410,16 @@
       $("banner-text").textContent = event.controlFree ? w.watchingFree : w.watching;
       if (event.reason === "takenOver") say(w.takenOver, "assertive");
     } else {
+      // The focus leaves the banner before it is hidden (a hidden focused button leaves the focus
+      // nowhere, and Orca silent): to the screen's heading, which the screen reader then reads.
+      if (banner.contains(document.activeElement) || document.activeElement === document.body) {
+        const title = $("screen-title");
+        if (title) title.focus();
+      }
       banner.hidden = true;
+      if (event.role === "controller" && state.takingOver) say(w.tookOver, "polite");
     }
+    state.takingOver = false;
   }
 
   function gameEnded() {
@@ -879,7 +891,10 @@
     $("history-button").addEventListener("click", () => toggleHistory($("history-section").hidden));
     $("sound").addEventListener("click", () => setSound(!state.sound, true));
     $("theme").addEventListener("change", (event) => setTheme(event.target.value));
-    $("take-over").addEventListener("click", () => sendWeb("web.takeOver"));
+    $("take-over").addEventListener("click", () => {
+      state.takingOver = true;
+      sendWeb("web.takeOver");
+    });
     document.addEventListener("keydown", onKey);
     // The browser lets sound start only after a gesture of the player's.
     document.addEventListener("keydown", () => audio(), { once: true });
