@@ -681,6 +681,18 @@ class BrowserTests(unittest.TestCase):
         self.assertEqual(second.name(focused), title)
         wait_for("the take-over said politely", lambda: words["you_play"] in second.live_text("polite"), 2)
 
+    def test_the_tab_taken_over_says_another_tab_plays_and_how_to_take_over(self) -> None:
+        first, second, first_handle, _ = self.watching_second_tab()
+        words = second.words
+        second.tab_to_named("button", words["take_over"])
+        second.press(Keys.ENTER)
+        second.driver.switch_to.window(first_handle)
+        wait_for("the first tab to be told", lambda: words["taken_over"] in first.live_text(), 5)
+        text = wait_for("the first tab's banner", lambda: self.banner_text(first), 5)
+        self.assertIn(words["another_plays"], text)
+        self.assertIn(words["take_over"], text, "the banner says how to take over")
+        self.assertNotIn("nobody", text)
+
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""
         server, first = self.open(locale, "--memory-save")

@@ -43,8 +43,8 @@
       choiceText: "Only one tab plays at a time. Take over the game here, or watch it being played.",
       takeOver: "Take over here",
       watch: "Watch",
-      watching: "You are watching: another tab plays.",
-      watchingFree: "You are watching; nobody plays now.",
+      watching: "You are watching: another tab plays now. To play here, use Take over here.",
+      watchingFree: "You are watching; nobody plays now. To play here, use Take over here.",
       takenOver: "Another tab took over the game. You are now watching.",
       tookOver: "You play now: the game is yours in this tab.",
       readOnly: "You are watching: take over to play.",
@@ -98,8 +98,8 @@
       choiceText: "Un seul onglet joue à la fois. Prenez la main ici, ou regardez la partie.",
       takeOver: "Prendre la main ici",
       watch: "Regarder",
-      watching: "Vous regardez : un autre onglet joue.",
-      watchingFree: "Vous regardez ; personne ne joue en ce moment.",
+      watching: "Tu regardes : un autre onglet joue en ce moment. Pour jouer ici, utilise « Prendre la main ici ».",
+      watchingFree: "Tu regardes ; personne ne joue en ce moment. Pour jouer ici, utilise « Prendre la main ici ».",
       takenOver: "Un autre onglet a pris la main. Vous regardez maintenant la partie.",
       tookOver: "Tu joues maintenant : la partie est à toi dans cet onglet.",
       readOnly: "Vous regardez : prenez la main pour jouer.",
@@ -407,7 +407,10 @@
     }
     if (event.role === "observer") {
       banner.hidden = false;
-      $("banner-text").textContent = event.controlFree ? w.watchingFree : w.watching;
+      // Taken over, another tab plays: efb web tells this tab before it gives the other the control,
+      // so that message says the control is free; it is not.
+      const free = event.controlFree && event.reason !== "takenOver";
+      $("banner-text").textContent = free ? w.watchingFree : w.watching;
       if (event.reason === "takenOver") say(w.takenOver, "assertive");
     } else {
       // The focus leaves the banner before it is hidden (a hidden focused button leaves the focus
