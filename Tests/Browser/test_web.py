@@ -693,6 +693,28 @@ class BrowserTests(unittest.TestCase):
         self.assertIn(words["take_over"], text, "the banner says how to take over")
         self.assertNotIn("nobody", text)
 
+    def test_a_restart_on_the_introduction_does_not_cover_it(self) -> None:
+        """The introduction's place is not saved: after a restart the page is on its first page, a new
+        screen for the player (its heading focused), not "back where you were"."""
+        folder = tempfile.mkdtemp(prefix="efb-web-")
+        port = free_port()
+        server, page = self.open("en", "--save", os.path.join(folder, "progress.json"), port=port)
+        first_title = page.title()
+        page.chord(Keys.CONTROL, Keys.ALT, "m")
+        page.wait_new_screen(first_title)
+        server.stop()
+        wait_for("the page to say the connection was lost", lambda: "lost" in page.live_text(), 10)
+        restarted = Server("--locale", "en", "--seed", "1", "--save", os.path.join(folder, "progress.json"), port=port)
+        self.addCleanup(restarted.stop)
+        wait_for("the first page again", lambda: page.title() == first_title, 20)
+        wait_for("the reconnection said politely", lambda: PAGE_WORDS["en"]["back"] in page.live_text("polite"), 2)
+        time.sleep(0.3)
+        message = page.driver.find_element("id", "message").text
+        for said in (page.live_text(), message):
+            self.assertNotIn("back where you were", said)
+        focused = page.focused()
+        self.assertEqual((page.role(focused), page.name(focused)), ("heading", first_title))
+
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""
         server, first = self.open(locale, "--memory-save")

@@ -16,6 +16,7 @@
       connecting: "Connecting to the game…",
       lost: "The connection to the game was lost. Reconnecting…",
       back: "Reconnected. You are back where you were.",
+      reconnected: "Reconnected.",
       ended: "The game has ended. You can close this page.",
       refused: "This page cannot reach the game: open the address that efb web printed.",
       controls: "Game controls",
@@ -71,6 +72,7 @@
       connecting: "Connexion au jeu…",
       lost: "La connexion au jeu est perdue. Reconnexion…",
       back: "Reconnecté. Vous êtes de retour là où vous étiez.",
+      reconnected: "Reconnecté.",
       ended: "La partie est terminée. Vous pouvez fermer cette page.",
       refused: "Cette page n’atteint pas le jeu : ouvrez l’adresse qu’efb web a affichée.",
       controls: "Commandes du jeu",
@@ -362,12 +364,20 @@
       state.screen = screen;
       renderScreen(screen);
       addHistory(screen.title);
-      if (reconnecting) {
+      if (reconnecting && sameScreen) {
         // Back after the server restarted: the same place, focus kept where it was if it is still there.
         state.lostSaid = false;
         const target = (keep && findControl(keep)) || findControl(focus ? focus.element.id : "title");
         if (target) target.focus();
         speech.unshift({ text: state.words.back, priority: "polite" });
+      } else if (reconnecting) {
+        // Back on another screen (the introduction's page is not saved: a restart starts it again): a
+        // new screen, its heading read as any new one's, then a short polite word, never "back where
+        // you were".
+        state.lostSaid = false;
+        focusElement(focus ? focus.element.id : "title");
+        moved = true;
+        speech.push({ text: state.words.reconnected, priority: "polite" });
       } else {
         focusElement(focus ? focus.element.id : "title");
         moved = true;
