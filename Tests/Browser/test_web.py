@@ -68,6 +68,21 @@ PAGE_WORDS = {
 }
 
 
+def adventure_starting_with(locale: str, *chapter_ids: str) -> str:
+    """A copy of the shipped adventure whose first chapters are `chapter_ids` (so a test reaches a rotor
+    or a dial after the introduction's Escape and one magic tap); the file's path."""
+    with open(os.path.join(ROOT, "Sources", "EscapeContent", "Adventures", f"{locale}.json"), encoding="utf-8") as file:
+        adventure = json.load(file)
+    chapters = adventure["chapters"]
+    first = [c for i in chapter_ids for c in chapters if c["id"] == i]
+    adventure["chapters"] = first + [c for c in chapters if c not in first]
+    folder = tempfile.mkdtemp(prefix="efb-adventure-")
+    path = os.path.join(folder, f"{locale}.json")
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(adventure, file, ensure_ascii=False)
+    return path
+
+
 def wait_for(what: str, condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05) -> Any:
     """Polls `condition` until it is truthy; fails with `what` at the deadline."""
     deadline = time.monotonic() + timeout
@@ -714,6 +729,21 @@ class BrowserTests(unittest.TestCase):
             self.assertNotIn("back where you were", said)
         focused = page.focused()
         self.assertEqual((page.role(focused), page.name(focused)), ("heading", first_title))
+
+    def test_the_rotor_button_says_the_rotor_now_chosen(self) -> None:
+        _, page = self.open("en", "--memory-save", "--adventure", adventure_starting_with("en", "vault"))
+        title = page.title()
+        page.press(Keys.ESCAPE)
+        title = page.wait_new_screen(title)
+        page.chord(Keys.CONTROL, Keys.ALT, "m")
+        page.wait_new_screen(title)
+        rotor = page.tab_to(lambda n: page.role(n) == "button" and page.words["rotor_now"] in page.name(n),
+                            "the rotor button")
+        self.assertTrue(page.name(rotor).endswith("Codes"), page.name(rotor))
+        page.press(Keys.ENTER)
+        wait_for("the rotor button to say Clues", lambda: page.name(page.focused()).endswith("Clues"), 3)
+        page.press(Keys.ENTER)
+        wait_for("the rotor button to say Codes", lambda: page.name(page.focused()).endswith("Codes"), 3)
 
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""

@@ -292,6 +292,7 @@
     let screen = null;
     let focus = null;
     const changed = [];
+    const rotated = new Set();
     const speech = [];
     let wrong = false;
     for (const event of events) {
@@ -324,6 +325,7 @@
           break;
         case "rotor":
           state.rotors[event.element] = event;
+          rotated.add(event.element);
           break;
         case "announce":
           // The time left is a notice, polite, even the last seconds: it must not cut off the room.
@@ -390,6 +392,12 @@
         focusElement(focus.element.id);
         moved = true;
       }
+    }
+    // A rotor turned (with no elementChanged): its button says the rotor now chosen.
+    for (const id of rotated) {
+      const rotor = $("screen").querySelector(`[data-rotor-of="${CSS.escape(id)}"]`);
+      const element = state.screen && state.screen.elements.find((item) => item.id === id);
+      if (rotor && element) updateRotorButton(element, rotor);
     }
     // A value the focused control shows changed in place: the screen reader reads it, so it is not said too.
     const focusedValue = changed.find((element) => controlHasFocus(element.id) && element.traits.includes("adjustable"));
