@@ -745,6 +745,47 @@ class BrowserTests(unittest.TestCase):
         page.press(Keys.ENTER)
         wait_for("the rotor button to say Codes", lambda: page.name(page.focused()).endswith("Codes"), 3)
 
+    def tab_order(self, page: Page) -> List[Dict[str, Any]]:
+        """The controls Tab reaches, once each, from the screen's heading round to it again."""
+        order: List[Dict[str, Any]] = []
+        seen = set()
+        for _ in range(60):
+            page.press(Keys.TAB)
+            node = page.focused()
+            if node is None:
+                continue
+            key = (page.role(node), page.name(node), node.get("backendDOMNodeId"))
+            if key in seen:
+                break
+            seen.add(key)
+            order.append(node)
+        return order
+
+    def test_one_control_per_action_in_the_tab_order(self) -> None:
+        _, page = self.open("en", "--memory-save")
+        for where in ("intro", "level"):
+            order = self.tab_order(page)
+            names = [page.name(n) for n in order]
+            self.assertEqual(len(names), len(set(names)), f"a control twice in the Tab order on the {where}: {names}")
+            if where == "intro":
+                self.assertEqual(names.count("Continue"), 1, names)
+                continue_ = next(n for n in order if page.name(n) == "Continue")
+                self.assertIn("Control+Alt+M", page.prop(continue_, "keyshortcuts") or "", "the kept control has the key")
+                title = page.title()
+                page.press(Keys.ESCAPE)
+                title = page.wait_new_screen(title)
+                page.chord(Keys.CONTROL, Keys.ALT, "m")
+                page.wait_new_screen(title)
+            else:
+                for duplicate in ("Hear a hint", "Open the level menu"):
+                    self.assertNotIn(duplicate, names)
+                for kept in ("Hint", "Level menu"):
+                    self.assertIn(kept, names)
+        # The keys still work: the magic tap (a hint on a level) and Escape (the level menu).
+        title = page.title()
+        page.press(Keys.ESCAPE)
+        page.wait_new_screen(title)
+
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""
         server, first = self.open(locale, "--memory-save")

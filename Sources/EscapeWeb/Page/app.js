@@ -465,8 +465,7 @@
     take.className = "primary";
     const watch = button(w.watch, () => sendWeb("web.watch"));
     section.append(title, text, take, watch);
-    $("magic-tap").hidden = true;
-    $("escape").hidden = true;
+    placeGestureButtons(null, section);
     title.focus();
     retireOldScreens();
   }
@@ -532,12 +531,29 @@
       title.id = "screen-title";
       section.prepend(title);
     }
-    const magic = $("magic-tap");
-    magic.hidden = !screen.magicTap;
-    if (screen.magicTap) magic.textContent = screen.magicTap.label;
-    const escape = $("escape");
-    escape.hidden = !screen.escape;
-    if (screen.escape) escape.textContent = screen.escape.label;
+    placeGestureButtons(screen, section);
+  }
+
+  // One control per action in the Tab order: the magic tap's and escape's buttons after the screen
+  // are shown only when no other control does the same (the screen's Continue, Begin, Try, Back or
+  // Play again, or the Hint and Level menu buttons); the control kept then names their key too.
+  const BASE_SHORTCUTS = { hint: "Control+Alt+H", menu: "Control+Alt+L" };
+  function placeGestureButtons(screen, section) {
+    for (const [id, keys] of Object.entries(BASE_SHORTCUTS)) $(id).setAttribute("aria-keyshortcuts", keys);
+    for (const [id, gesture, key] of [["magic-tap", "magicTap", "Control+Alt+M"], ["escape", "escape", "Escape"]]) {
+      const node = $(id);
+      const what = screen && screen[gesture];
+      if (!what) {
+        node.hidden = true;
+        continue;
+      }
+      const same = what.action in BASE_SHORTCUTS
+        ? $(what.action)
+        : section.querySelector(`button[data-element="${CSS.escape(what.action)}"]`);
+      node.hidden = !!same;
+      node.textContent = what.label;
+      if (same) same.setAttribute("aria-keyshortcuts", [same.getAttribute("aria-keyshortcuts"), key].filter(Boolean).join(" "));
+    }
   }
 
   function labelled(text, value) {
