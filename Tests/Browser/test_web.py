@@ -786,6 +786,28 @@ class BrowserTests(unittest.TestCase):
         page.press(Keys.ESCAPE)
         page.wait_new_screen(title)
 
+    def test_home_and_end_on_a_dial_say_what_it_can_do(self) -> None:
+        """The protocol has no "first value" command and does not say a dial's values: Home and End
+        say how the dial turns instead of doing nothing."""
+        _, page = self.open("en", "--memory-save", "--adventure", adventure_starting_with("en", "locks"))
+        title = page.title()
+        page.press(Keys.ESCAPE)
+        title = page.wait_new_screen(title)
+        page.chord(Keys.CONTROL, Keys.ALT, "m")
+        page.wait_new_screen(title)
+        dial = page.tab_to(lambda n: page.role(n) == "spinbutton", "a dial")
+        value = page.value(dial)
+        def told() -> int:
+            # The history keeps each thing said (it is hidden, so out of the tree, until Control+Alt+Y).
+            return page.driver.execute_script(
+                "return Array.from(document.querySelectorAll('#history li'))"
+                ".filter(li => li.textContent.includes('Up and Down arrows')).length")
+        for count, key in enumerate((Keys.HOME, Keys.END), start=1):
+            page.press(key)
+            wait_for("Home or End to say how the dial turns", lambda c=count: told() == c, 2)
+            wait_for("it said politely", lambda: "Up and Down arrows" in page.live_text("polite"), 2)
+            self.assertEqual(page.value(page.focused()), value)
+
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""
         server, first = self.open(locale, "--memory-save")

@@ -39,6 +39,7 @@
       rotorNow: "change rotor, now",
       nextItem: "next item",
       previousItem: "previous item",
+      dialEnds: "This dial turns one step at a time, with the Up and Down arrows; its values go round, with no first or last.",
       solved: (done, total) => `${done} of ${total} levels solved`,
       choiceTitle: "This game is open in another tab",
       choiceText: "Only one tab plays at a time. Take over the game here, or watch it being played.",
@@ -95,6 +96,7 @@
       rotorNow: "changer de rotor, actuel :",
       nextItem: "élément suivant",
       previousItem: "élément précédent",
+      dialEnds: "Cette roue tourne d’un cran à la fois, avec les flèches haut et bas ; ses valeurs font le tour, sans première ni dernière.",
       solved: (done, total) => `${done} niveaux résolus sur ${total}`,
       choiceTitle: "Cette partie est ouverte dans un autre onglet",
       choiceText: "Un seul onglet joue à la fois. Prenez la main ici, ou regardez la partie.",
@@ -641,6 +643,13 @@
     dial.dataset.element = element.id;
     dial.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
+      // The protocol has no "first value" command and does not tell a dial's values nor where the
+      // current one is among them: Home and End say how the dial turns instead of doing nothing.
+      if (event.key === "Home" || event.key === "End") {
+        event.preventDefault();
+        say(state.words.dialEnds, "polite");
+        return;
+      }
       const direction = { ArrowUp: "increment", ArrowRight: "increment", PageUp: "increment", ArrowDown: "decrement", ArrowLeft: "decrement", PageDown: "decrement" }[event.key];
       if (!direction) return;
       event.preventDefault();
