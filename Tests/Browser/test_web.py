@@ -808,6 +808,13 @@ class BrowserTests(unittest.TestCase):
             wait_for("it said politely", lambda: "Up and Down arrows" in page.live_text("polite"), 2)
             self.assertEqual(page.value(page.focused()), value)
 
+    def test_a_key_pressed_while_disconnected_says_it_was_not_sent(self) -> None:
+        server, page = self.open("en", "--memory-save")
+        server.stop()
+        wait_for("the page to say the connection was lost", lambda: "lost" in page.live_text(), 10)
+        page.chord(Keys.CONTROL, Keys.ALT, "h")
+        wait_for("the key said not sent", lambda: page.words["not_sent"] in page.live_text(), 2)
+
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""
         server, first = self.open(locale, "--memory-save")

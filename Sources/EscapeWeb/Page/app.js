@@ -17,6 +17,7 @@
       lost: "The connection to the game was lost. Reconnecting…",
       back: "Reconnected. You are back where you were.",
       reconnected: "Reconnected.",
+      notSent: "The game is reconnecting: that key was not sent.",
       ended: "The game has ended. You can close this page.",
       refused: "This page cannot reach the game: open the address that efb web printed.",
       controls: "Game controls",
@@ -74,6 +75,7 @@
       lost: "La connexion au jeu est perdue. Reconnexion…",
       back: "Reconnecté. Vous êtes de retour là où vous étiez.",
       reconnected: "Reconnecté.",
+      notSent: "Le jeu se reconnecte : cette touche n’a pas été envoyée.",
       ended: "La partie est terminée. Vous pouvez fermer cette page.",
       refused: "Cette page n’atteint pas le jeu : ouvrez l’adresse qu’efb web a affichée.",
       controls: "Commandes du jeu",
@@ -275,11 +277,15 @@
   }
 
   function send(command) {
+    // A key while the WebSocket is closed is not kept for later (the game may have moved on): say so.
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+      say(state.ended ? state.words.ended : state.words.notSent, "assertive");
+      return;
+    }
     if (state.role !== "controller") {
       if (state.role === "observer") say(state.words.readOnly, "polite");
       return;
     }
-    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) return;
     command.id = state.nextId++;
     state.socket.send(JSON.stringify(command));
   }
