@@ -815,6 +815,16 @@ class BrowserTests(unittest.TestCase):
         page.chord(Keys.CONTROL, Keys.ALT, "h")
         wait_for("the key said not sent", lambda: page.words["not_sent"] in page.live_text(), 2)
 
+    def test_the_french_page_says_tu_and_french_key_names(self) -> None:
+        """The French page's own words: "tu" as the game says, and Maj, Ctrl, Alt, Entrée, Échap."""
+        with open(os.path.join(ROOT, "Sources", "EscapeWeb", "Page", "app.js"), encoding="utf-8") as file:
+            source = file.read()
+        french = source[source.index("    fr: {"):source.index("  // French spacing")]
+        for word in ("vous", "Vous", "votre", "Prenez", "prenez", "ouvrez", "Shift", "Control", "Escape", "Enter"):
+            self.assertIsNone(re.search(rf"\b{word}\b", french), f"{word!r} in the page's French words")
+        first, second, first_handle, _ = self.watching_second_tab_in("fr")
+        self.assertIn(second.words["watching"], self.banner_text(second))
+
     def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
         """A second tab that chose to watch: the first page, the second page, their window handles."""
         server, first = self.open(locale, "--memory-save")
