@@ -440,8 +440,9 @@
       if (event.reason === "takenOver") say(w.takenOver, "assertive");
     } else {
       // The focus leaves the banner before it is hidden (a hidden focused button leaves the focus
-      // nowhere, and Orca silent): to the screen's heading, which the screen reader then reads.
-      if (banner.contains(document.activeElement) || document.activeElement === document.body) {
+      // nowhere, and Orca silent): to the screen's heading, which the screen reader then reads. Only
+      // from the banner: at the page's load the first screen's own heading takes the focus.
+      if (banner.contains(document.activeElement)) {
         const title = $("screen-title");
         if (title) title.focus();
       }
