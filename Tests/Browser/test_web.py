@@ -59,11 +59,28 @@ OPTIONS: Dict[str, str] = {}
 PAGE_WORDS = {
     "en": {"next_item": "next item", "choice": "This game is open in another tab", "watch": "Watch",
            "take_over": "Take over here", "taken_over": "Another tab took over", "back": "Reconnected",
-           "watching": "You are watching"},
+           "watching": "You are watching", "you_play": "You play now", "another_plays": "another tab plays",
+           "not_sent": "was not sent", "rotor_now": "change rotor, now"},
     "fr": {"next_item": "élément suivant", "choice": "Cette partie est ouverte dans un autre onglet",
            "watch": "Regarder", "take_over": "Prendre la main ici", "taken_over": "Un autre onglet a pris la main",
-           "back": "Reconnecté", "watching": "Vous regardez"},
+           "back": "Reconnecté", "watching": "Tu regardes", "you_play": "Tu joues maintenant",
+           "another_plays": "un autre onglet joue", "not_sent": "n’a pas été envoyée", "rotor_now": "changer de rotor"},
 }
+
+
+def adventure_starting_with(locale: str, *chapter_ids: str) -> str:
+    """A copy of the shipped adventure whose first chapters are `chapter_ids` (so a test reaches a rotor
+    or a dial after the introduction's Escape and one magic tap); the file's path."""
+    with open(os.path.join(ROOT, "Sources", "EscapeContent", "Adventures", f"{locale}.json"), encoding="utf-8") as file:
+        adventure = json.load(file)
+    chapters = adventure["chapters"]
+    first = [c for i in chapter_ids for c in chapters if c["id"] == i]
+    adventure["chapters"] = first + [c for c in chapters if c not in first]
+    folder = tempfile.mkdtemp(prefix="efb-adventure-")
+    path = os.path.join(folder, f"{locale}.json")
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(adventure, file, ensure_ascii=False)
+    return path
 
 
 def wait_for(what: str, condition: Callable[[], Any], timeout: float = 10.0, step: float = 0.05) -> Any:
@@ -656,6 +673,172 @@ class BrowserTests(unittest.TestCase):
             self.assert_focus_on_screen(page, title)
         self.solve(page, game.level(title))
         page.wait_new_screen(title)
+
+
+    # Issue 42, item 3: what a keyboard player found.
+
+    def watching_second_tab(self) -> (Page, Page, str, str):
+        return self.watching_second_tab_in("en")
+
+    def banner_text(self, page: Page) -> str:
+        return " ".join(page.name(n) for n in page.nodes("StaticText") if page.words["watching"] in page.name(n))
+
+    def test_taking_over_from_the_banner_moves_the_focus_and_says_so(self) -> None:
+        """The banner's Take over here hides the banner: the focus goes to the screen's heading, and a
+        polite live region says this tab plays now."""
+        _, second, _, _ = self.watching_second_tab()
+        words = second.words
+        title = second.title()
+        second.tab_to_named("button", words["take_over"])
+        second.press(Keys.ENTER)
+        focused = wait_for("the focus on the screen's heading after taking over",
+                           lambda: (n := second.focused()) and second.role(n) == "heading" and n, 3)
+        self.assertEqual(second.name(focused), title)
+        wait_for("the take-over said politely", lambda: words["you_play"] in second.live_text("polite"), 2)
+
+    def test_the_tab_taken_over_says_another_tab_plays_and_how_to_take_over(self) -> None:
+        first, second, first_handle, _ = self.watching_second_tab()
+        words = second.words
+        second.tab_to_named("button", words["take_over"])
+        second.press(Keys.ENTER)
+        second.driver.switch_to.window(first_handle)
+        wait_for("the first tab to be told", lambda: words["taken_over"] in first.live_text(), 5)
+        text = wait_for("the first tab's banner", lambda: self.banner_text(first), 5)
+        self.assertIn(words["another_plays"], text)
+        self.assertIn(words["take_over"], text, "the banner says how to take over")
+        self.assertNotIn("nobody", text)
+
+    def test_a_restart_on_the_introduction_does_not_cover_it(self) -> None:
+        """The introduction's place is not saved: after a restart the page is on its first page, a new
+        screen for the player (its heading focused), not "back where you were"."""
+        folder = tempfile.mkdtemp(prefix="efb-web-")
+        port = free_port()
+        server, page = self.open("en", "--save", os.path.join(folder, "progress.json"), port=port)
+        first_title = page.title()
+        page.chord(Keys.CONTROL, Keys.ALT, "m")
+        page.wait_new_screen(first_title)
+        server.stop()
+        wait_for("the page to say the connection was lost", lambda: "lost" in page.live_text(), 10)
+        restarted = Server("--locale", "en", "--seed", "1", "--save", os.path.join(folder, "progress.json"), port=port)
+        self.addCleanup(restarted.stop)
+        wait_for("the first page again", lambda: page.title() == first_title, 20)
+        wait_for("the reconnection said politely", lambda: PAGE_WORDS["en"]["back"] in page.live_text("polite"), 2)
+        time.sleep(0.3)
+        message = page.driver.find_element("id", "message").text
+        for said in (page.live_text(), message):
+            self.assertNotIn("back where you were", said)
+        focused = page.focused()
+        self.assertEqual((page.role(focused), page.name(focused)), ("heading", first_title))
+
+    def test_the_rotor_button_says_the_rotor_now_chosen(self) -> None:
+        _, page = self.open("en", "--memory-save", "--adventure", adventure_starting_with("en", "vault"))
+        title = page.title()
+        page.press(Keys.ESCAPE)
+        title = page.wait_new_screen(title)
+        page.chord(Keys.CONTROL, Keys.ALT, "m")
+        page.wait_new_screen(title)
+        rotor = page.tab_to(lambda n: page.role(n) == "button" and page.words["rotor_now"] in page.name(n),
+                            "the rotor button")
+        self.assertTrue(page.name(rotor).endswith("Codes"), page.name(rotor))
+        page.press(Keys.ENTER)
+        wait_for("the rotor button to say Clues", lambda: page.name(page.focused()).endswith("Clues"), 3)
+        page.press(Keys.ENTER)
+        wait_for("the rotor button to say Codes", lambda: page.name(page.focused()).endswith("Codes"), 3)
+
+    def tab_order(self, page: Page) -> List[Dict[str, Any]]:
+        """The controls Tab reaches, once each, from the screen's heading round to it again."""
+        order: List[Dict[str, Any]] = []
+        seen = set()
+        for _ in range(60):
+            page.press(Keys.TAB)
+            node = page.focused()
+            if node is None:
+                continue
+            key = (page.role(node), page.name(node), node.get("backendDOMNodeId"))
+            if key in seen:
+                break
+            seen.add(key)
+            order.append(node)
+        return order
+
+    def test_one_control_per_action_in_the_tab_order(self) -> None:
+        _, page = self.open("en", "--memory-save")
+        for where in ("intro", "level"):
+            order = self.tab_order(page)
+            names = [page.name(n) for n in order]
+            self.assertEqual(len(names), len(set(names)), f"a control twice in the Tab order on the {where}: {names}")
+            if where == "intro":
+                self.assertEqual(names.count("Continue"), 1, names)
+                continue_ = next(n for n in order if page.name(n) == "Continue")
+                self.assertIn("Control+Alt+M", page.prop(continue_, "keyshortcuts") or "", "the kept control has the key")
+                title = page.title()
+                page.press(Keys.ESCAPE)
+                title = page.wait_new_screen(title)
+                page.chord(Keys.CONTROL, Keys.ALT, "m")
+                page.wait_new_screen(title)
+            else:
+                for duplicate in ("Hear a hint", "Open the level menu"):
+                    self.assertNotIn(duplicate, names)
+                for kept in ("Hint", "Level menu"):
+                    self.assertIn(kept, names)
+        # The keys still work: the magic tap (a hint on a level) and Escape (the level menu).
+        title = page.title()
+        page.press(Keys.ESCAPE)
+        page.wait_new_screen(title)
+
+    def test_home_and_end_on_a_dial_say_what_it_can_do(self) -> None:
+        """The protocol has no "first value" command and does not say a dial's values: Home and End
+        say how the dial turns instead of doing nothing."""
+        _, page = self.open("en", "--memory-save", "--adventure", adventure_starting_with("en", "locks"))
+        title = page.title()
+        page.press(Keys.ESCAPE)
+        title = page.wait_new_screen(title)
+        page.chord(Keys.CONTROL, Keys.ALT, "m")
+        page.wait_new_screen(title)
+        dial = page.tab_to(lambda n: page.role(n) == "spinbutton", "a dial")
+        value = page.value(dial)
+        def told() -> int:
+            # The history keeps each thing said (it is hidden, so out of the tree, until Control+Alt+Y).
+            return page.driver.execute_script(
+                "return Array.from(document.querySelectorAll('#history li'))"
+                ".filter(li => li.textContent.includes('Up and Down arrows')).length")
+        for count, key in enumerate((Keys.HOME, Keys.END), start=1):
+            page.press(key)
+            wait_for("Home or End to say how the dial turns", lambda c=count: told() == c, 2)
+            wait_for("it said politely", lambda: "Up and Down arrows" in page.live_text("polite"), 2)
+            self.assertEqual(page.value(page.focused()), value)
+
+    def test_a_key_pressed_while_disconnected_says_it_was_not_sent(self) -> None:
+        server, page = self.open("en", "--memory-save")
+        server.stop()
+        wait_for("the page to say the connection was lost", lambda: "lost" in page.live_text(), 10)
+        page.chord(Keys.CONTROL, Keys.ALT, "h")
+        wait_for("the key said not sent", lambda: page.words["not_sent"] in page.live_text(), 2)
+
+    def test_the_french_page_says_tu_and_french_key_names(self) -> None:
+        """The French page's own words: "tu" as the game says, and Maj, Ctrl, Alt, Entrée, Échap."""
+        with open(os.path.join(ROOT, "Sources", "EscapeWeb", "Page", "app.js"), encoding="utf-8") as file:
+            source = file.read()
+        french = source[source.index("    fr: {"):source.index("  // French spacing")]
+        for word in ("vous", "Vous", "votre", "Prenez", "prenez", "ouvrez", "Shift", "Control", "Escape", "Enter"):
+            self.assertIsNone(re.search(rf"\b{word}\b", french), f"{word!r} in the page's French words")
+        first, second, first_handle, _ = self.watching_second_tab_in("fr")
+        self.assertIn(second.words["watching"], self.banner_text(second))
+
+    def watching_second_tab_in(self, locale: str) -> (Page, Page, str, str):
+        """A second tab that chose to watch: the first page, the second page, their window handles."""
+        server, first = self.open(locale, "--memory-save")
+        driver = first.driver
+        first_handle = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(f"http://127.0.0.1:{server.port}/")
+        second = Page(driver, locale)
+        wait_for("the choice", lambda: second.title() == second.words["choice"], 10)
+        second.tab_to_named("button", second.words["watch"])
+        second.press(Keys.ENTER)
+        wait_for("the game, watched", lambda: second.title() not in ("", second.words["choice"]), 10)
+        wait_for("the banner", lambda: self.banner_text(second), 5)
+        return first, second, first_handle, driver.current_window_handle
 
 
 class WebSocket:

@@ -16,6 +16,8 @@
       connecting: "Connecting to the game…",
       lost: "The connection to the game was lost. Reconnecting…",
       back: "Reconnected. You are back where you were.",
+      reconnected: "Reconnected.",
+      notSent: "The game is reconnecting: that key was not sent.",
       ended: "The game has ended. You can close this page.",
       refused: "This page cannot reach the game: open the address that efb web printed.",
       controls: "Game controls",
@@ -38,14 +40,16 @@
       rotorNow: "change rotor, now",
       nextItem: "next item",
       previousItem: "previous item",
+      dialEnds: "This dial turns one step at a time, with the Up and Down arrows; its values go round, with no first or last.",
       solved: (done, total) => `${done} of ${total} levels solved`,
       choiceTitle: "This game is open in another tab",
       choiceText: "Only one tab plays at a time. Take over the game here, or watch it being played.",
       takeOver: "Take over here",
       watch: "Watch",
-      watching: "You are watching: another tab plays.",
-      watchingFree: "You are watching; nobody plays now.",
+      watching: "You are watching: another tab plays now. To play here, use Take over here.",
+      watchingFree: "You are watching; nobody plays now. To play here, use Take over here.",
       takenOver: "Another tab took over the game. You are now watching.",
+      tookOver: "You play now: the game is yours in this tab.",
       readOnly: "You are watching: take over to play.",
       keysTitle: "Keys",
       keys: [
@@ -69,9 +73,11 @@
     fr: {
       connecting: "Connexion au jeu…",
       lost: "La connexion au jeu est perdue. Reconnexion…",
-      back: "Reconnecté. Vous êtes de retour là où vous étiez.",
-      ended: "La partie est terminée. Vous pouvez fermer cette page.",
-      refused: "Cette page n’atteint pas le jeu : ouvrez l’adresse qu’efb web a affichée.",
+      back: "Reconnecté. Tu es de retour là où tu étais.",
+      reconnected: "Reconnecté.",
+      notSent: "Le jeu se reconnecte : cette touche n’a pas été envoyée.",
+      ended: "La partie est terminée. Tu peux fermer cette page.",
+      refused: "Cette page n’atteint pas le jeu : ouvre l’adresse qu’efb web a affichée.",
       controls: "Commandes du jeu",
       hint: "Indice",
       menu: "Menu des niveaux",
@@ -92,15 +98,17 @@
       rotorNow: "changer de rotor, actuel :",
       nextItem: "élément suivant",
       previousItem: "élément précédent",
+      dialEnds: "Cette roue tourne d’un cran à la fois, avec les flèches haut et bas ; ses valeurs font le tour, sans première ni dernière.",
       solved: (done, total) => `${done} niveaux résolus sur ${total}`,
       choiceTitle: "Cette partie est ouverte dans un autre onglet",
-      choiceText: "Un seul onglet joue à la fois. Prenez la main ici, ou regardez la partie.",
+      choiceText: "Un seul onglet joue à la fois. Prends la main ici, ou regarde la partie.",
       takeOver: "Prendre la main ici",
       watch: "Regarder",
-      watching: "Vous regardez : un autre onglet joue.",
-      watchingFree: "Vous regardez ; personne ne joue en ce moment.",
-      takenOver: "Un autre onglet a pris la main. Vous regardez maintenant la partie.",
-      readOnly: "Vous regardez : prenez la main pour jouer.",
+      watching: "Tu regardes : un autre onglet joue en ce moment. Pour jouer ici, utilise « Prendre la main ici ».",
+      watchingFree: "Tu regardes ; personne ne joue en ce moment. Pour jouer ici, utilise « Prendre la main ici ».",
+      takenOver: "Un autre onglet a pris la main. Tu regardes maintenant la partie.",
+      tookOver: "Tu joues maintenant : la partie est à toi dans cet onglet.",
+      readOnly: "Tu regardes : prends la main pour jouer.",
       keysTitle: "Touches",
       keys: [
         ["Tab, Maj+Tab", "Passer d’une commande du jeu à l’autre"],
@@ -153,6 +161,8 @@
     buffers: {},
     ambience: null,
     ambienceName: null,
+    // The banner's "Take over here" was used: its answer (the role) moves the focus and says so.
+    takingOver: false,
   };
   const client = sessionStorage.getItem("efb-client") || Math.random().toString(36).slice(2, 12);
   sessionStorage.setItem("efb-client", client);
@@ -267,11 +277,15 @@
   }
 
   function send(command) {
+    // A key while the WebSocket is closed is not kept for later (the game may have moved on): say so.
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+      say(state.ended ? state.words.ended : state.words.notSent, "assertive");
+      return;
+    }
     if (state.role !== "controller") {
       if (state.role === "observer") say(state.words.readOnly, "polite");
       return;
     }
-    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) return;
     command.id = state.nextId++;
     state.socket.send(JSON.stringify(command));
   }
@@ -286,6 +300,7 @@
     let screen = null;
     let focus = null;
     const changed = [];
+    const rotated = new Set();
     const speech = [];
     let wrong = false;
     for (const event of events) {
@@ -318,6 +333,7 @@
           break;
         case "rotor":
           state.rotors[event.element] = event;
+          rotated.add(event.element);
           break;
         case "announce":
           // The time left is a notice, polite, even the last seconds: it must not cut off the room.
@@ -358,12 +374,20 @@
       state.screen = screen;
       renderScreen(screen);
       addHistory(screen.title);
-      if (reconnecting) {
+      if (reconnecting && sameScreen) {
         // Back after the server restarted: the same place, focus kept where it was if it is still there.
         state.lostSaid = false;
         const target = (keep && findControl(keep)) || findControl(focus ? focus.element.id : "title");
         if (target) target.focus();
         speech.unshift({ text: state.words.back, priority: "polite" });
+      } else if (reconnecting) {
+        // Back on another screen (the introduction's page is not saved: a restart starts it again): a
+        // new screen, its heading read as any new one's, then a short polite word, never "back where
+        // you were".
+        state.lostSaid = false;
+        focusElement(focus ? focus.element.id : "title");
+        moved = true;
+        speech.push({ text: state.words.reconnected, priority: "polite" });
       } else {
         focusElement(focus ? focus.element.id : "title");
         moved = true;
@@ -376,6 +400,12 @@
         focusElement(focus.element.id);
         moved = true;
       }
+    }
+    // A rotor turned (with no elementChanged): its button says the rotor now chosen.
+    for (const id of rotated) {
+      const rotor = $("screen").querySelector(`[data-rotor-of="${CSS.escape(id)}"]`);
+      const element = state.screen && state.screen.elements.find((item) => item.id === id);
+      if (rotor && element) updateRotorButton(element, rotor);
     }
     // A value the focused control shows changed in place: the screen reader reads it, so it is not said too.
     const focusedValue = changed.find((element) => controlHasFocus(element.id) && element.traits.includes("adjustable"));
@@ -403,11 +433,23 @@
     }
     if (event.role === "observer") {
       banner.hidden = false;
-      $("banner-text").textContent = event.controlFree ? w.watchingFree : w.watching;
+      // Taken over, another tab plays: efb web tells this tab before it gives the other the control,
+      // so that message says the control is free; it is not.
+      const free = event.controlFree && event.reason !== "takenOver";
+      $("banner-text").textContent = free ? w.watchingFree : w.watching;
       if (event.reason === "takenOver") say(w.takenOver, "assertive");
     } else {
+      // The focus leaves the banner before it is hidden (a hidden focused button leaves the focus
+      // nowhere, and Orca silent): to the screen's heading, which the screen reader then reads. Only
+      // from the banner: at the page's load the first screen's own heading takes the focus.
+      if (banner.contains(document.activeElement)) {
+        const title = $("screen-title");
+        if (title) title.focus();
+      }
       banner.hidden = true;
+      if (event.role === "controller" && state.takingOver) say(w.tookOver, "polite");
     }
+    state.takingOver = false;
   }
 
   function gameEnded() {
@@ -432,8 +474,7 @@
     take.className = "primary";
     const watch = button(w.watch, () => sendWeb("web.watch"));
     section.append(title, text, take, watch);
-    $("magic-tap").hidden = true;
-    $("escape").hidden = true;
+    placeGestureButtons(null, section);
     title.focus();
     retireOldScreens();
   }
@@ -499,12 +540,29 @@
       title.id = "screen-title";
       section.prepend(title);
     }
-    const magic = $("magic-tap");
-    magic.hidden = !screen.magicTap;
-    if (screen.magicTap) magic.textContent = screen.magicTap.label;
-    const escape = $("escape");
-    escape.hidden = !screen.escape;
-    if (screen.escape) escape.textContent = screen.escape.label;
+    placeGestureButtons(screen, section);
+  }
+
+  // One control per action in the Tab order: the magic tap's and escape's buttons after the screen
+  // are shown only when no other control does the same (the screen's Continue, Begin, Try, Back or
+  // Play again, or the Hint and Level menu buttons); the control kept then names their key too.
+  const BASE_SHORTCUTS = { hint: "Control+Alt+H", menu: "Control+Alt+L" };
+  function placeGestureButtons(screen, section) {
+    for (const [id, keys] of Object.entries(BASE_SHORTCUTS)) $(id).setAttribute("aria-keyshortcuts", keys);
+    for (const [id, gesture, key] of [["magic-tap", "magicTap", "Control+Alt+M"], ["escape", "escape", "Escape"]]) {
+      const node = $(id);
+      const what = screen && screen[gesture];
+      if (!what) {
+        node.hidden = true;
+        continue;
+      }
+      const same = what.action in BASE_SHORTCUTS
+        ? $(what.action)
+        : section.querySelector(`button[data-element="${CSS.escape(what.action)}"]`);
+      node.hidden = !!same;
+      node.textContent = what.label;
+      if (same) same.setAttribute("aria-keyshortcuts", [same.getAttribute("aria-keyshortcuts"), key].filter(Boolean).join(" "));
+    }
   }
 
   function labelled(text, value) {
@@ -592,6 +650,13 @@
     dial.dataset.element = element.id;
     dial.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
+      // The protocol has no "first value" command and does not tell a dial's values nor where the
+      // current one is among them: Home and End say how the dial turns instead of doing nothing.
+      if (event.key === "Home" || event.key === "End") {
+        event.preventDefault();
+        say(state.words.dialEnds, "polite");
+        return;
+      }
       const direction = { ArrowUp: "increment", ArrowRight: "increment", PageUp: "increment", ArrowDown: "decrement", ArrowLeft: "decrement", PageDown: "decrement" }[event.key];
       if (!direction) return;
       event.preventDefault();
@@ -879,7 +944,10 @@
     $("history-button").addEventListener("click", () => toggleHistory($("history-section").hidden));
     $("sound").addEventListener("click", () => setSound(!state.sound, true));
     $("theme").addEventListener("change", (event) => setTheme(event.target.value));
-    $("take-over").addEventListener("click", () => sendWeb("web.takeOver"));
+    $("take-over").addEventListener("click", () => {
+      state.takingOver = true;
+      sendWeb("web.takeOver");
+    });
     document.addEventListener("keydown", onKey);
     // The browser lets sound start only after a gesture of the player's.
     document.addEventListener("keydown", () => audio(), { once: true });
