@@ -21,6 +21,17 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct WebServerTests {
     static let token = "00112233445566778899aabbccddeeff"
+    /// The server's limits with timeouts no test run reaches.
+    ///
+    /// The in-process client writes its request from Swift's cooperative pool, which the parallel suite
+    /// can keep busy for minutes on two cores: a 5 s first-head limit closed the connection under it
+    /// ("I/O on closed channel"). The timeouts are checked against the built program in
+    /// Tests/Web/test_limits.py.
+    static let patientLimits = WebLimits(
+        connections: 64,
+        headerTimeout: .seconds(3600),
+        idleTimeout: .seconds(3600)
+    )
     static let cookie = "efb-web-1=\(token)"
 
     /// A game on its own thread's event loop, as `efb web` runs it; it ends when `stop` is called.
@@ -65,7 +76,8 @@ struct WebServerTests {
                 port: 0,
                 guardian: WebGuard(token: WebServerTests.token, port: 1, otherOrigins: otherOrigins),
                 locale: "en",
-                soundFolder: nil
+                soundFolder: nil,
+                limits: WebServerTests.patientLimits
             )
             return WebServer.application(configuration: configuration, bridge: bridge, logger: Logger(label: "test"))
         }
@@ -132,7 +144,8 @@ struct WebServerTests {
             port: 0,
             guardian: WebGuard(token: Self.token, port: 1),
             locale: "fr",
-            soundFolder: folder.path
+            soundFolder: folder.path,
+            limits: Self.patientLimits
         )
         let application = WebServer.application(
             configuration: configuration,
