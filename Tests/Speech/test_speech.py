@@ -168,7 +168,8 @@ def normalised(said):
 
 
 def heard_in_order(said, expected):
-    """The expected texts, in order, in what was said; the chunks from the first of them on said whole."""
+    """The expected texts, in order, in what was said; the chunks from the first of them on said whole
+    (or, cut by the player's key, said whole again later)."""
     text = normalised(said)
     problems = []
     at = 0
@@ -179,7 +180,14 @@ def heard_in_order(said, expected):
         else:
             at = found + len(part)
     first = next((index for index, (chunk, _) in enumerate(said) if expected[0].split()[0] in chunk), 0)
-    cut = [chunk for chunk, whole in said[first:] if not whole]
+    # A chunk the player's own key cut (keys stop speech at once) and that is then said again whole
+    # (`look` typed while the room was still being read) is not lost; a chunk cut for good is.
+    later = said[first:]
+    cut = [
+        chunk
+        for index, (chunk, whole) in enumerate(later)
+        if not whole and not any(again_whole and again.startswith(chunk[:24]) for again, again_whole in later[index + 1:])
+    ]
     if cut:
         problems.append(f"cut: {cut!r}")
     return problems
