@@ -95,9 +95,16 @@ struct RealBRLTTYCaretTests {
     private func press(_ key: String, on display: VirtualDisplay, game: RunningEFB) throws {
         let keys = game.standardError.components(separatedBy: " ms: key ").count
         let updates = display.frameCount
+        let read = { game.standardError.components(separatedBy: " ms: key ").count > keys }
         try display.press(key)
-        try waitUntil(timeout: 30, "efb to read \(key)") {
-            game.standardError.components(separatedBy: " ms: key ").count > keys
+        do {
+            try waitUntil(timeout: 30, "efb to read \(key)", read)
+        } catch {
+            // A key BRLTTY lost on its way to efb (its trace shows no key; seen in a CI run on a loaded
+            // machine) is pressed once more, as VirtualDisplay.press(_:until:) does; a second loss fails.
+            FileHandle.standardError.write(Data("RealBRLTTYCaretTests: \(key) never reached efb: pressed again\n".utf8))
+            try display.press(key)
+            try waitUntil(timeout: 30, "efb to read \(key), pressed again", read)
         }
         // The frame is written right after the key is read; a key that changes nothing writes none.
         var written: String?
