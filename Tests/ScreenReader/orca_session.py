@@ -21,7 +21,6 @@ never a fixed sleep. Every utterance of a run is kept in the artifacts folder.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import select
@@ -276,19 +275,11 @@ class Browser:
 
     def open(self, url: Optional[str] = None) -> None:
         profile = os.path.join(self.folder, "profile")
-        # Chromium offered to translate the French page ("alert Translate this page?") although the
-        # Translate feature is disabled on the command line; Orca then read the page piece by piece
-        # and the test never heard "Dans le noir heading level 1". The profile's own setting stops it.
-        preferences = os.path.join(profile, "Default", "Preferences")
-        if not os.path.exists(preferences):
-            os.makedirs(os.path.dirname(preferences), exist_ok=True)
-            with open(preferences, "w", encoding="utf-8") as file:
-                json.dump({"translate": {"enabled": False}, "translate_blocked_languages": ["en", "fr"]}, file)
         self.desktop.note(f"open {url or self.url}")
         self.chromium = self.desktop.spawn(
             [CHROMIUM, "--no-sandbox", f"--user-data-dir={profile}", "--force-renderer-accessibility", "--no-first-run",
              "--no-default-browser-check", "--disable-gpu", "--disable-dev-shm-usage", "--window-position=0,0",
-             "--window-size=1280,1000", "--disable-features=Translate,TranslateUI,MediaRouter", "--password-store=basic",
+             "--window-size=1280,1000", "--disable-features=Translate,MediaRouter", "--password-store=basic",
              "--mute-audio", url or self.url],
             "chromium")
         window = wait_until("Chromium's window", self.window, 30)
