@@ -72,10 +72,14 @@ public struct BrailleView {
     public private(set) var focus: FocusState?
     private var rotor: RotorState?
     private var actions: ActionList?
-    private var selectedAction: Int?
     /// The custom action chosen on each element of the level being played and not performed yet, kept
     /// while the player looks at other elements, as typed answers are.
     private var chosenActions: [String: Int] = [:]
+    /// The custom action chosen on the focused element.
+    private var selectedAction: Int? {
+        get { focus.flatMap { $0.screen == draftScreen ? chosenActions[$0.element.id] : nil } }
+        set { if let element = focus?.element.id { chosenActions[element] = newValue } }
+    }
     private var editor: Editor?
     /// The answers typed on the level being played, by field, kept until the player leaves the level.
     private var drafts: [String: Editor] = [:]
@@ -232,10 +236,6 @@ public struct BrailleView {
         }
         segment = .main
         pan = 0
-        if let leaving, let selectedAction, leaving.screen == draftScreen {
-            chosenActions[leaving.element.id] = selectedAction
-        }
-        selectedAction = state.screen == draftScreen ? chosenActions[state.element.id] : nil
         defer { arriveAtEnd = false }
         if rotor?.element != state.element.id { rotor = nil }
         if actions?.element != state.element.id { actions = nil }
@@ -347,7 +347,6 @@ public struct BrailleView {
             }
             let current = selectedAction ?? (direction == .next ? -1 : names.count)
             selectedAction = (current + (direction == .next ? 1 : -1) + names.count) % names.count
-            if let element = focus?.element.id { chosenActions[element] = selectedAction }
             // The window that shows the chosen action (the first one when the whole fits).
             segment = .main
             pan = chosenActionRange.map { mainLayout.window(containing: $0.lowerBound) } ?? 0
@@ -397,7 +396,6 @@ public struct BrailleView {
         if let selected = selectedAction {
             // Performed: the element's new state leads the display again.
             selectedAction = nil
-            if let element = focus?.element.id { chosenActions[element] = nil }
             return [.action(.index(selected + 1))]
         }
         return [.activate(element: nil)]
