@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 SPEECH = re.compile(r"^(\d\d:\d\d:\d\d\.\d+) - SPEECH OUTPUT: '(.*)'(\s?)(\{.*\})?$")
 ORCA = "/usr/bin/orca"
@@ -58,6 +58,22 @@ def wait_until(what: str, condition: Callable[[], object], timeout: float, step:
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(step)
+
+
+def chords(keys: Tuple[str, ...]) -> List[str]:
+    """xdotool's arguments pressing `keys` one after the other, each chord (ctrl+alt+m) as a hand does:
+    the modifiers down, the key pressed and released, the modifiers up. (`xdotool key ctrl+alt+m` may
+    release the modifiers before the key: Orca then takes the bare key's release for one of its own
+    browse-mode commands, and ignores the focus move the page makes next.)"""
+    arguments: List[str] = []
+    for key in keys:
+        *modifiers, last = key.split("+")
+        for modifier in modifiers:
+            arguments += ["keydown", "--delay", "30", modifier]
+        arguments += ["key", "--delay", "60", last]
+        for modifier in reversed(modifiers):
+            arguments += ["keyup", "--delay", "30", modifier]
+    return arguments
 
 
 class Desktop:
@@ -194,6 +210,26 @@ class Desktop:
             self.transcript.write(f"{match.group(1)}  {text}\n")
         self.transcript.flush()
 
+    def live_politeness(self, text: str) -> Optional[str]:
+        """How Orca took the live region it read `text` from: the `container-live` ("polite",
+        "assertive") of the last object event about `text` its debug log shows before the utterance, or
+        None if no such event came before it."""
+        def plain(line: str) -> str:
+            return line.replace("\u00a0", " ").replace("\u202f", " ")
+
+        politeness = None
+        watching = False
+        with open(self.debug_path, encoding="utf-8", errors="replace") as file:
+            for line in file:
+                if "OBJECT EVENT:" in line:
+                    watching = text in plain(line)
+                elif watching and (found := re.search(r"container-live:(\w+)", line)):
+                    politeness = found.group(1)
+                    watching = False
+                elif "SPEECH OUTPUT:" in line and text in plain(line):
+                    return politeness
+        return None
+
     def note(self, text: str) -> None:
         """A line of the transcript that is not speech: what the test did."""
         self.transcript.write(f"# {text}\n")
@@ -241,7 +277,7 @@ class Desktop:
         """Presses `keys` (xdotool names, e.g. Tab, Return, ctrl+alt+h) and returns what Orca said."""
         mark = self.mark()
         self.note("key " + " ".join(keys))
-        self.xdotool("key", "--delay", "60", *keys)
+        self.xdotool(*chords(keys))
         return self.quiet(mark, quiet)
 
     def type(self, text: str) -> List[str]:

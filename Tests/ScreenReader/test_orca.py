@@ -10,9 +10,12 @@ with xdotool, as a player does; what Orca says is read from its debug log. The t
 - a page load reads the game and lands on the first screen's heading, never in a combo box;
 - after each screen change of the introduction Orca says the new title, and nothing from the top;
 - a wrong answer's message is said once; a solved room's outcome once, after the next room's title;
-- the page's keys (Control+Alt+letter, Escape) reach the page in Orca's browse mode: hint, sound (said
-  aloud), repeat, time, history (opened, then closed onto something Orca reads), level menu.
-Not yet covered here: focus mode, a focused control's name change, timed notices, the whole game.
+- the page's keys (Control+Alt+letter, Escape) reach the page in Orca's browse mode and in its focus mode
+  (Orca+A): hint, sound (said aloud), repeat, time, history (opened, then closed onto something Orca
+  reads), level menu;
+- a focused door whose name changes with its code says the code once (no live region says it again);
+- a timed room's notices are said, from a polite live region (Orca's own debug log says which);
+- the whole game, intro to the end, by keys only (EN): each screen's heading said when it opens.
 Every utterance of the run is kept in ARTIFACTS/orca-utterances.txt, one test after another.
 """
 
@@ -24,6 +27,7 @@ import os
 import sys
 import tempfile
 import time
+import unicodedata
 import unittest
 from typing import Any, Dict, List, Optional
 
@@ -64,15 +68,51 @@ def heard(said: List[str], text: str) -> bool:
     return any(text in u for u in said) or text in " ".join(said)
 
 
+def titles_said(said: List[str], level: int = 1) -> List[str]:
+    """The titles Orca said as headings of `level`, in order (whole or split in two utterances)."""
+    titles = []
+    suffix = f" heading level {level}"
+    for index, u in enumerate(said):
+        text = u.rstrip(".")
+        if text.endswith(suffix):
+            titles.append(text[: -len(suffix)].removeprefix("region "))
+        elif text == suffix.strip() and index > 0:
+            titles.append(said[index - 1].rstrip(".").removeprefix("region "))
+    return titles
+
+
 class Game:
     """What a player who knows the game knows: the adventure file."""
 
-    def __init__(self, locale: str) -> None:
+    def __init__(self, locale: str, first: Optional[str] = None, time_limit: Optional[int] = None) -> None:
         with open(os.path.join(ROOT, "Sources", "EscapeContent", "Adventures", f"{locale}.json"), encoding="utf-8") as file:
             self.adventure = json.load(file)
-        self.levels = [level for chapter in self.adventure["chapters"] for level in chapter["levels"]]
+        self.path: Optional[str] = None
+        if first is not None:
+            # The chapter `first` moved to the front (its first level timed with `time_limit`), written to a
+            # file efb web plays with --adventure.
+            chapters = self.adventure["chapters"]
+            chosen = next(chapter for chapter in chapters if chapter["id"] == first)
+            self.adventure["chapters"] = [chosen] + [chapter for chapter in chapters if chapter is not chosen]
+            if time_limit is not None:
+                chosen["levels"][0]["timeLimit"] = time_limit
+            self.path = os.path.join(tempfile.mkdtemp(prefix="efb-orca-adventure-"), f"{locale}.json")
+            with open(self.path, "w", encoding="utf-8") as file:
+                json.dump(self.adventure, file, ensure_ascii=False)
+        self.chapters = self.adventure["chapters"]
+        self.levels = [level for chapter in self.chapters for level in chapter["levels"]]
         self.by_title = {level["title"]: level for level in self.levels}
         self.intro = [page["title"] for page in self.adventure["intro"]]
+        self.ending = self.adventure["ending"]["title"]
+
+    def screens(self) -> List[str]:
+        """The screens of the whole game in order: the introduction's pages, each chapter's page (marked
+        `chapter:TITLE`: its heading adds the chapter's number) and levels, the ending."""
+        screens = list(self.intro)
+        for chapter in self.chapters:
+            screens.append("chapter:" + chapter["title"])
+            screens.extend(level["title"] for level in chapter["levels"])
+        return screens + [self.ending]
 
 
 class OrcaTestCase(unittest.TestCase):
@@ -85,11 +125,13 @@ class OrcaTestCase(unittest.TestCase):
     def setUp(self) -> None:
         self.desktop.note(f"==== {self.id()}")
 
-    def open(self, locale: str, *arguments: str) -> List[str]:
+    def open(self, locale: str, *arguments: str, game: Optional[Game] = None) -> List[str]:
         """efb web and Chromium on it; returns what Orca said while the page loaded, once it is quiet."""
         self.locale = locale
         self.words = PAGE[locale]
-        self.game = Game(locale)
+        self.game = game or Game(locale)
+        if self.game.path:
+            arguments = ("--adventure", self.game.path, *arguments)
         browser = Browser(self.desktop, OPTIONS["binary"], ["--memory-save", "--locale", locale, "--seed", "1",
                                                            *arguments], locale)
         self.addCleanup(browser.close)
@@ -133,6 +175,24 @@ class OrcaTestCase(unittest.TestCase):
         title = self.game.levels[0]["title"]
         self.assert_screen_change(self.key("ctrl+alt+m"), title, "the magic tap key begins the chapter")
         return title
+
+    def check_keys(self, title: str, mode: str) -> None:
+        w = self.words
+        said = self.key("ctrl+alt+h")
+        self.assertTrue(said, f"the hint key says something in {mode}")
+        hint = said[-1]
+        self.assert_said(self.key("ctrl+alt+s"), w["sound_off"], f"the sound key in {mode}")
+        # Repeat after something else was said (the same text twice in a row is not read again by Orca).
+        self.assert_said(self.key("ctrl+alt+r"), hint, f"the repeat key in {mode}")
+        self.assert_said(self.key("ctrl+alt+t"), w["no_timer"], f"the time key in {mode}")
+        self.assert_said(self.key("ctrl+alt+s"), w["sound_on"], f"the sound key again in {mode}")
+        self.assert_said(self.key("ctrl+alt+y"), heading(w["history"], 2), f"the history key in {mode}")
+        said = self.key("ctrl+alt+y")
+        self.assertTrue(said, f"closing the history lands on something Orca reads ({mode})")
+        menu = self.key("ctrl+alt+l")
+        self.assertTrue(any("heading level 1" in u for u in menu) or any("push button" in u for u in menu),
+                        f"the level menu key in {mode}: {menu}")
+        self.assert_said(self.key("Escape"), title, f"Escape leaves the menu in {mode}")
 
 
 class ScreenChangeTests(OrcaTestCase):
@@ -188,29 +248,137 @@ class RoomTests(OrcaTestCase):
         self.check_keys(self.game.levels[1]["title"], "browse mode")
         del title
 
-    def check_keys(self, title: str, mode: str) -> None:
-        w = self.words
-        said = self.key("ctrl+alt+h")
-        self.assertTrue(said, f"the hint key says something in {mode}")
-        hint = said[-1]
-        self.assert_said(self.key("ctrl+alt+s"), w["sound_off"], f"the sound key in {mode}")
-        # Repeat after something else was said (the same text twice in a row is not read again by Orca).
-        self.assert_said(self.key("ctrl+alt+r"), hint, f"the repeat key in {mode}")
-        self.assert_said(self.key("ctrl+alt+t"), w["no_timer"], f"the time key in {mode}")
-        self.assert_said(self.key("ctrl+alt+s"), w["sound_on"], f"the sound key again in {mode}")
-        self.assert_said(self.key("ctrl+alt+y"), heading(w["history"], 2), f"the history key in {mode}")
-        said = self.key("ctrl+alt+y")
-        self.assertTrue(said, f"closing the history lands on something Orca reads ({mode})")
-        menu = self.key("ctrl+alt+l")
-        self.assertTrue(any("heading level 1" in u for u in menu) or any("push button" in u for u in menu),
-                        f"the level menu key in {mode}: {menu}")
-        self.assert_said(self.key("Escape"), title, f"Escape leaves the menu in {mode}")
-
     def test_rooms_and_keys_in_english(self) -> None:
         self.check_rooms("en")
 
     def test_rooms_and_keys_in_french(self) -> None:
         self.check_rooms("fr")
+
+
+class FocusModeTests(OrcaTestCase):
+    """Orca's focus mode (Orca+A, the Orca key being Insert): keys go to the page, not to Orca."""
+
+    def check_focus_mode(self, locale: str) -> None:
+        game = Game(locale, first="vault")
+        self.open(locale, game=game)
+        title = self.to_first_level()
+        puzzle = self.game.levels[0]["puzzle"]
+        self.tab_to(puzzle["door"])
+        self.assert_said(self.key("Insert+a"), "Focus mode", "Orca+A")
+        # The focused door's name changes with each code: the code is said once, not a second time by a
+        # live region.
+        codes = puzzle["codes"]
+        for code in codes[:2]:
+            said = self.key("Down")
+            self.assertEqual(sum(u.split(", ")[-1].rstrip(".") == code for u in said), 1,
+                             f"the door's new code once: {said}")
+        self.check_keys(title, "focus mode")
+
+    def test_keys_and_a_name_change_in_focus_mode_in_english(self) -> None:
+        self.check_focus_mode("en")
+
+    def test_keys_and_a_name_change_in_focus_mode_in_french(self) -> None:
+        self.check_focus_mode("fr")
+
+
+class TimedTests(OrcaTestCase):
+    def check_notices(self, locale: str) -> None:
+        # The Ice House first, its first room timed to 47 s: the first notice (45 s) comes 2 s in.
+        game = Game(locale, first="torch", time_limit=47)
+        self.open(locale, game=game)
+        self.to_first_level()
+        notice = "45"
+        said = self.desktop.since(self.desktop.mark() - 12)
+        if not any(notice in u for u in said):
+            mark = self.desktop.mark()
+            found = self.desktop.wait_for(lambda u: notice in u.text, 10, "the 45 s notice", mark)
+            said = [found.text]
+        text = next(u for u in said if notice in u)
+        self.assertEqual(self.desktop.live_politeness(text), "polite", f"the notice {text!r} is polite")
+        # Asking for the time, in browse mode, between notices.
+        self.assert_said(self.key("ctrl+alt+t"), self.words["time_left"], "the time key on a timed level")
+
+    def test_a_timed_rooms_notices_in_english(self) -> None:
+        self.check_notices("en")
+
+    def test_a_timed_rooms_notices_in_french(self) -> None:
+        self.check_notices("fr")
+
+
+class WholeGameTests(OrcaTestCase):
+    """The whole game by keys, as Orca speaks it: each screen's heading is said when it opens, each level
+    solved the way its kind asks (buttons, a typed answer, a door's rotor in focus mode, objects'
+    actions, dials), timed levels without a clock (--no-time-pressure)."""
+
+    def play(self, locale: str) -> None:
+        self.open(locale, "--no-time-pressure", "--hint-interval", "600")
+        screens = self.game.screens()
+        title = screens[0]
+        for expected in screens[1:]:
+            said = self.solve(title)
+            titles = titles_said(said)
+            if expected.startswith("chapter:"):
+                matches = [t for t in titles if t.endswith(expected.removeprefix("chapter:"))]
+            else:
+                matches = [t for t in titles if t == expected]
+            self.assertTrue(matches, f"after {title!r}, Orca says the heading of {expected!r}: {said}")
+            top = [u for u in said if u.startswith(self.words["brand"]) or "levels solved" in u or "niveaux résolus" in u]
+            self.assertEqual(top, [], f"after {title!r}, the top of the page was read: {said}")
+            title = expected
+
+    def solve(self, title: str) -> List[str]:
+        """What a player does on the screen `title` to go on; returns what Orca said after the last key."""
+        level = self.game.by_title.get(title)
+        if level is None:
+            # An introduction page or a chapter's page: the magic tap key goes on.
+            return self.key("ctrl+alt+m", quiet=1.5)
+        puzzle = level["puzzle"]
+        kind = level["kind"]
+        if kind == "closedQuestion":
+            right = next(a for a in puzzle["answers"] if a.get("correct"))
+            self.tab_to(right["label"])
+            return self.key("Return", quiet=1.5)
+        if kind == "openQuestion":
+            # Tab into the field turns Orca's focus mode on; the typed answer, then Enter.
+            self.tab_to(puzzle["field"])
+            # Typed as on a keyboard without accents (xdotool cannot type é under Xvfb's keymap): the game
+            # ignores diacritics.
+            typed = "".join(c for c in unicodedata.normalize("NFD", puzzle["accepted"][0]) if not unicodedata.combining(c))
+            self.desktop.type(typed)
+            return self.key("Return", quiet=1.5)
+        if kind == "rotor":
+            self.tab_to(puzzle["door"])
+            self.assert_said(self.key("Insert+a"), "Focus mode", "Orca+A on the door")
+            for _ in range(len(puzzle["codes"]) + 1):
+                said = self.key("Down")
+                if any(u.split(", ")[-1].rstrip(".") == puzzle["answer"] for u in said):
+                    break
+            else:
+                self.fail(f"the door never said the code {puzzle['answer']!r}")
+            return self.key("Return", quiet=1.5)
+        if kind == "customActions":
+            said: List[str] = []
+            for item in puzzle["objects"]:
+                self.tab_to(f"{item['label']}: {item['correct']}")
+                said = self.key("Return", quiet=1.5)
+            return said
+        if kind == "dials":
+            for dial, target in zip(puzzle["dials"], puzzle["combination"]):
+                said = self.tab_to(dial["label"])
+                for _ in range(len(dial["values"]) + 1):
+                    # "Left wheel 0 spin button." on the way in, the value alone after a turn.
+                    if any(u.rstrip(".").removesuffix(" spin button").split(" ")[-1] == target.split(" ")[-1]
+                           and (u.rstrip(".") == target or u.rstrip(".").removesuffix(" spin button").endswith(" " + target))
+                           for u in said):
+                        break
+                    said = self.key("Up")
+                else:
+                    self.fail(f"the dial {dial['label']!r} never said {target!r}")
+            return self.key("ctrl+alt+m", quiet=1.5)
+        self.fail(f"a level of kind {kind!r}")
+
+    def test_the_whole_game_in_english(self) -> None:
+        self.play("en")
 
 
 def main() -> None:
