@@ -21,8 +21,11 @@ import Musl
 /// offered the choice (`web.role` `choice`): take over (the controlling tab then watches, and is told)
 /// or watch. A tab that reloads (the same `client` name) takes its own place back without asking.
 /// Each tab that starts playing or watching is caught up: the engine's `hello`, what the opening said
-/// (a locked save, "welcome back"), then the whole state, asked with `state` under an id of its own so
-/// that only that tab receives it.
+/// (a locked save, "welcome back"), then the whole state, asked with `state` for that tab alone.
+///
+/// Answers are routed by ``Origin`` (as `efb serve` routes them), never by id: every request says whose
+/// it is and what it is for (``Route``), so a tab's own ids, whatever they are, only ever come back to
+/// the tabs that follow the game.
 ///
 /// Standard input is watched: when it ends, so does the game (`ended` `eof`), as with `efb pipe`.
 ///
@@ -52,6 +55,19 @@ public final class WebFrontEnd: FrontEnd {
         }
     }
 
+    /// What a request the front end submits is for: its ``Origin/mark``.
+    enum Route: Int {
+        /// The front end's own `hello`.
+        case hello
+        /// Catching a tab up: its answers go to that tab alone (``Origin/client``).
+        case join
+        /// A command of the controlling tab: its answers go to every tab that plays or watches.
+        case tab
+
+        /// The origin of a request of tab `number` for this.
+        func origin(_ number: Int) -> Origin { Origin(client: number, mark: rawValue) }
+    }
+
     private let bridge: WebBridge
     private var input: Int32?
     private let keys: [Gesture: String]
@@ -66,7 +82,7 @@ public final class WebFrontEnd: FrontEnd {
     /// The `bye` was shown: the game is over.
     public private(set) var saidBye = false
 
-    /// The id of the front end's own `hello`.
+    /// The id of the front end's own `hello` (the tabs see it on the engine's `hello` they are given).
     static let helloID = RequestID.string("web-hello")
 
     /// Creates a front end.
@@ -96,7 +112,7 @@ public final class WebFrontEnd: FrontEnd {
     /// Protocol 1.1, and the page's key names for the chapter pages.
     public func opening() -> [SessionInput] {
         let hello = ClientHello(client: "efb web", acceptedVersions: .versions([.v1_1]), keys: keys)
-        return [.request(Request(id: Self.helloID, command: .hello(hello)))]
+        return [.request(Request(id: Self.helloID, command: .hello(hello), origin: Route.hello.origin(0)))]
     }
 
     // MARK: - Input
@@ -146,7 +162,11 @@ public final class WebFrontEnd: FrontEnd {
     private func receive(_ text: String, from number: Int, submit: (SessionInput) -> Void) {
         guard let tab = tabs[number], !saidBye else { return }
         let bytes = Array(text.utf8)
-        if case .object(let object)? = try? JSONReader.read(bytes), case .string(let type)? = object["type"],
+        // Decoded once; the page's own messages (`web.…`) are no command, so only a line the decoder
+        // refuses is read again, for its type.
+        let outcome = CommandDecoder.decode(bytes)
+        if case .failure(let failure, _) = outcome, failure.code == .unknownCommand,
+            case .object(let object)? = try? JSONReader.read(bytes), case .string(let type)? = object["type"],
             type.hasPrefix("web.")
         {
             switch type {
@@ -158,24 +178,21 @@ public final class WebFrontEnd: FrontEnd {
         }
         guard tab.role == .controller else {
             let name: String
-            if case .object(let object)? = try? JSONReader.read(bytes), case .string(let type)? = object["type"] {
-                name = type
-            } else {
-                name = "it"
-            }
-            refuse(bytes, tab: tab, ProtocolError(.readOnly, sessionWords(.errorReadOnly, ["command": name])))
+            if case .request(let request) = outcome { name = request.command.wireName } else { name = "it" }
+            refuse(outcome, tab: tab, ProtocolError(.readOnly, sessionWords(.errorReadOnly, ["command": name])))
             return
         }
-        switch CommandDecoder.decode(bytes) {
+        switch outcome {
         case .blank:
             break
         case .request(var request) where Self.allows(request.command):
             request.command = request.command.inSharedGame  // (tabs come, go and take over)
+            request.origin = Route.tab.origin(number)
             submit(.request(request))
         case .request:
-            refuse(bytes, tab: tab, ProtocolError(.unknownCommand, "efb web does not take this command"))
+            refuse(outcome, tab: tab, ProtocolError(.unknownCommand, "efb web does not take this command"))
         case .failure:
-            submit(.frame(.line(bytes)))
+            submit(.decoded(outcome, length: bytes.count, from: Route.tab.origin(number)))
         }
     }
 
@@ -188,9 +205,9 @@ public final class WebFrontEnd: FrontEnd {
     }
 
     /// Answers a tab alone, as the engine would: an `error` then `done`, with the command's id.
-    private func refuse(_ bytes: [UInt8], tab: Tab, _ error: ProtocolError) {
+    private func refuse(_ outcome: CommandDecoder.Outcome, tab: Tab, _ error: ProtocolError) {
         var replyTo: RequestID?
-        switch CommandDecoder.decode(bytes) {
+        switch outcome {
         case .request(let request): replyTo = request.id
         case .failure(_, let id): replyTo = id
         case .blank: break
@@ -215,7 +232,9 @@ public final class WebFrontEnd: FrontEnd {
             tab.caughtUp = true
             if let hello { append(hello, to: tab) }
             for note in openingNotes { append(note, to: tab) }
-            submit(.request(Request(id: .string("web-join-\(number)"), command: .state)))
+            // The id tells the page (and a reader of its traffic) what the answer is; the origin routes it.
+            let join = Request(id: .string("web-join-\(number)"), command: .state, origin: Route.join.origin(number))
+            submit(.request(join))
         }
         if role == .observer || controller == nil { tellControlFree() }
     }
@@ -267,18 +286,18 @@ public final class WebFrontEnd: FrontEnd {
                 words = EngineWords(locale: serverHello.locale)
             }
             if case .bye = event.event { saidBye = true }
-            switch event.replyTo {
-            case Self.helloID?:
+            switch event.origin.flatMap({ Route(rawValue: $0.mark) }) {
+            case .hello?:
                 // The front end's own hello: kept above; a chapter page it changed goes to every tab.
                 if case .game = event.event { broadcast(event) }
                 continue
-            case .string(let id)? where id.hasPrefix("web-join-"):
-                if let number = Int(id.dropFirst("web-join-".count)), let tab = tabs[number] {
+            case .join?:
+                if let tab = event.origin.flatMap({ tabs[$0.client] }) {
                     if case .done = event.event { continue }
                     append(event, to: tab)
                 }
                 continue
-            default:
+            case .tab?, nil:
                 break
             }
             if !opened {

@@ -268,6 +268,46 @@ struct WebServerTests {
         }
     }
 
+    @Test func aTabsOwnIdsNeverRouteItsAnswersElsewhere() async throws {
+        // Before, the front end routed by id: a state asked as "web-join-2" went to tab 2 (a watcher),
+        // its done was dropped, and the asking tab got nothing; "web-hello" lost all but game events.
+        let game = try Game()
+        defer { game.stop() }
+        let headers: HTTPFields = [.cookie: Self.cookie]
+        try await game.application(otherOrigins: ["ws://localhost"]).test(.live) { client in
+            let first = Tab()
+            let second = Tab()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await first.run(client, headers: headers, name: "one") }
+                var firstLines = first.lines.makeAsyncIterator()
+                _ = try await Self.next(&firstLines) { $0.contains(#""type":"screen""#) }
+                group.addTask { try await second.run(client, headers: headers, name: "two") }
+                var secondLines = second.lines.makeAsyncIterator()
+                _ = try await Self.next(&secondLines) { $0.contains(#""role":"choice""#) }
+                second.send(#"{"type":"web.watch"}"#)
+                _ = try await Self.next(&secondLines) { $0.contains(#""type":"screen""#) }
+
+                for id in ["web-join-2", "web-hello", "web-join-1"] {
+                    first.send(#"{"type":"state","id":"\#(id)"}"#)
+                    first.send(#"{"type":"ping","id":"after-\#(id)"}"#)
+                    var seen: [String] = []
+                    while true {
+                        let line = try await Self.next(&firstLines) {
+                            $0.contains(#""replyTo":"\#(id)""#) || $0.contains(#""replyTo":"after-\#(id)""#)
+                        }
+                        if line.contains("after-") { break }
+                        seen.append(line)
+                    }
+                    #expect(seen.contains { $0.contains(#""type":"screen""#) }, "the screen, asked as \(id)")
+                    #expect(seen.last?.contains(#""type":"done""#) == true, "done, asked as \(id): \(seen)")
+                }
+                first.close()
+                second.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
     /// The next line a tab received that matches, or a failure when its socket closed first.
     static func next(
         _ lines: inout AsyncStream<String>.Iterator,
