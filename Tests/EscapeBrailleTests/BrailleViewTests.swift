@@ -258,8 +258,8 @@ struct ViewHarness {
     }
 }
 
-/// Issue 13: what the display shows is what is true now, and keys act on what the player read.
-@Suite struct BrailleViewIssue13Tests {
+/// What the display shows is what is true now, and keys act on what the player read.
+@Suite struct BrailleViewFreshnessTests {
     // MARK: 1. Messages do not go stale
 
     @Test func aNewTimeLeftReplacesTheOneOnTheDisplay() throws {

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 22, defects 6 and 7: a display attached to a shared game, through a real BRLTTY.
+/// A display attached to a shared game, through a real BRLTTY: the refusal, the farewell, the end.
 extension RealBRLTTYAttachTests {
     /// Serves a game in `locale`, lets a console take control, and attaches a display to it.
     private func sharedGame(

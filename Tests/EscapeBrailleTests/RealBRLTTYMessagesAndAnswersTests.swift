@@ -3,7 +3,7 @@ import EscapeTestSupport
 import Foundation
 import Testing
 
-/// Issue 13 against a real BRLTTY: timed messages, kept answers, routing in the answer field and
+/// Against a real BRLTTY: timed messages, kept answers, routing in the answer field and
 /// BRLTTY's preferences menu, each on a trimmed adventure in the test's own folder so it is quick.
 extension RealBRLTTYTests {
     /// The shipped English adventure cut down to its first intro page and one level of one chapter.

@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 22 against a real BRLTTY: messages never take a key, the caret always in view, reading
+/// Against a real BRLTTY: messages never take a key, the caret always in view, reading
 /// backwards, small displays, the table's own numbers, reconnecting to the same window, and a display
 /// attached to a shared game.
 extension RealBRLTTYTests {
