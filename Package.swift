@@ -35,13 +35,8 @@ let package = Package(
         .executable(name: "efb", targets: ["efb"]),
         .executable(name: "efb-full", targets: ["efb-full"]),
         // The game for programs that embed it: adventures, the typed session, saves, the clock (docs/EMBEDDING.md).
+        // The one library: front ends, the event loop, listeners and signals are `package`, not promises.
         .library(name: "EscapeFromBlindness", targets: ["EscapeFromBlindness"]),
-        .library(name: "EscapeCore", targets: ["EscapeCore"]),
-        .library(name: "EscapeRuntime", targets: ["EscapeRuntime"]),
-        .library(name: "EscapeBraille", targets: ["EscapeBraille"]),
-        .library(name: "EscapeConsole", targets: ["EscapeConsole"]),
-        .library(name: "EscapeSound", targets: ["EscapeSound"]),
-        .library(name: "EscapeWeb", targets: ["EscapeWeb"]),
     ],
     traits: [
         .trait(
@@ -72,6 +67,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Already in Hummingbird's graph; the HTTP parts the web server's connection limit watches.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        // `swift package generate-documentation`: the library's DocC catalog (scripts/test builds it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The pure game: content model, flow, level kinds. No I/O, no clock, no global randomness.

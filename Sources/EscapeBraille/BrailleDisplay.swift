@@ -1,43 +1,43 @@
 // SPDX-License-Identifier: Apache-2.0
 /// How many cells a Braille display has.
-public struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
+package struct DisplaySize: Sendable, Hashable, CustomStringConvertible {
     /// Cells in a row.
-    public var columns: Int
+    package var columns: Int
     /// Rows of cells.
-    public var rows: Int
+    package var rows: Int
 
     /// Creates a size.
-    public init(columns: Int, rows: Int = 1) {
+    package init(columns: Int, rows: Int = 1) {
         self.columns = columns
         self.rows = rows
     }
 
     /// Every cell of the display.
-    public var cells: Int { columns * rows }
+    package var cells: Int { columns * rows }
 
     /// The size in words, like "40 cells".
-    public var description: String { rows == 1 ? "\(columns) cells" : "\(columns)×\(rows) cells" }
+    package var description: String { rows == 1 ? "\(columns) cells" : "\(columns)×\(rows) cells" }
 }
 
 /// What the whole display shows: one character per cell, row after row, and the caret.
-public struct BrailleFrame: Sendable, Hashable {
+package struct BrailleFrame: Sendable, Hashable {
     /// Exactly one character per cell, rows concatenated.
-    public var cells: [Character]
+    package var cells: [Character]
     /// The 0-based cell that shows the caret, or `nil` for none.
-    public var cursor: Int?
+    package var cursor: Int?
 
     /// Creates a frame.
-    public init(cells: [Character], cursor: Int? = nil) {
+    package init(cells: [Character], cursor: Int? = nil) {
         self.cells = cells
         self.cursor = cursor
     }
 
     /// The frame as text, trailing blanks included.
-    public var text: String { String(cells) }
+    package var text: String { String(cells) }
 }
 
 /// Why talking to the display failed.
-public enum BrailleError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BrailleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// BRLTTY could not be reached (not running, wrong host).
     case unreachable(String)
     /// BRLTTY refused our credentials.
@@ -48,7 +48,7 @@ public enum BrailleError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed(operation: String, message: String)
 
     /// The failure in words.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreachable(let message): "BRLTTY is not reachable: \(message)"
         case .authentication(let message): "BRLTTY refused the connection: \(message)"
@@ -61,7 +61,7 @@ public enum BrailleError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A connected Braille display, as the front end sees it: a size, a way to show a frame and keys.
 ///
 /// The real one talks to BRLTTY through BrlAPI; unit tests use a fake. One owner calls it.
-public protocol BrailleDisplay: AnyObject {
+package protocol BrailleDisplay: AnyObject {
     /// The display's size as last read.
     var size: DisplaySize { get }
     /// A descriptor that becomes readable when a key may be waiting, or `nil` when there is none to poll.
@@ -81,11 +81,11 @@ public protocol BrailleDisplay: AnyObject {
 
 extension BrailleDisplay {
     /// A display whose descriptor announces every key holds none back.
-    public var mayHoldKeys: Bool { false }
+    package var mayHoldKeys: Bool { false }
 }
 
 /// Opens connections to a display; the front end calls it again after the connection is lost.
-public protocol BrailleConnector {
+package protocol BrailleConnector {
     /// Connects, ready to write and read keys.
     func connect() throws(BrailleError) -> any BrailleDisplay
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
-public import EscapeRuntime
+package import EscapeProtocol
+package import EscapeRuntime
 
 #if canImport(Glibc)
 import Glibc
@@ -25,30 +25,30 @@ import Musl
 /// so that they show and take the keys while open; its frames written meanwhile wait in BRLTTY.
 /// Only when the display stays offline longer than any of BRLTTY's own screens does (a display
 /// switched off or unplugged while BRLTTY runs) is the engine told, as for a lost connection.
-public final class BrailleFrontEnd: FrontEnd {
+package final class BrailleFrontEnd: FrontEnd {
     /// Timing of the front end.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// How messages are shown.
-        public var view: BrailleView.Options
+        package var view: BrailleView.Options
         /// First wait before connecting again, in milliseconds; it doubles up to ``reconnectMaximum``.
-        public var reconnectInitial: Int64
+        package var reconnectInitial: Int64
         /// Longest wait between two attempts to connect, in milliseconds.
-        public var reconnectMaximum: Int64
+        package var reconnectMaximum: Int64
         /// How often the display's size is read again while nothing happens, in milliseconds.
-        public var sizeCheckInterval: Int64
+        package var sizeCheckInterval: Int64
         /// The language of the key descriptions sent in `hello` (the adventure's).
-        public var keyLanguage: KeyLanguage
+        package var keyLanguage: KeyLanguage
         /// How long the display may stay offline, in milliseconds, before the engine is told the player's
         /// assistive technology went away: longer than BRLTTY's own messages (about 4 s).
-        public var offlineGrace: Int64
+        package var offlineGrace: Int64
         /// How text becomes cells: BRLTTY's text table (the default) or a contracted table.
-        public var translator: any BrailleTranslator
+        package var translator: any BrailleTranslator
         /// Whether every key read and every frame written is logged, with the time: what to attach to a
         /// report of a display that does not do what a key asked.
-        public var traces: Bool
+        package var traces: Bool
 
         /// Creates options.
-        public init(
+        package init(
             view: BrailleView.Options = BrailleView.Options(),
             reconnectInitial: Int64 = 250,
             reconnectMaximum: Int64 = 1000,
@@ -110,7 +110,7 @@ public final class BrailleFrontEnd: FrontEnd {
     ///     may be virtual); the ``EventLoop`` driving this front end must use the same clock.
     ///   - options: Timing.
     ///   - log: Where to tell the person at the terminal what happens (standard error).
-    public init(
+    package init(
         connector: any BrailleConnector,
         clock: any GameClock,
         options: Options = Options(),
@@ -134,20 +134,20 @@ public final class BrailleFrontEnd: FrontEnd {
     ///
     /// - Returns: How the run ended.
     @discardableResult
-    public func run(host: any GameHost, pauseWhen: @escaping () -> Bool = { false }) -> EventLoop.Outcome {
+    package func run(host: any GameHost, pauseWhen: @escaping () -> Bool = { false }) -> EventLoop.Outcome {
         EventLoop(host: host, frontEnd: self, clock: clock, pauseWhen: pauseWhen).run()
     }
 
     // MARK: FrontEnd
 
     /// The display's socket, while connected.
-    public var descriptors: [Int32] {
+    package var descriptors: [Int32] {
         display?.fileDescriptor.map { [$0] } ?? []
     }
 
     /// The nearest of: a message timing out, the next attempt to connect, the next size check; now
     /// while keys may wait in BrlAPI's buffer; once the shared game ended, the end of the farewell.
-    public var deadline: Int64? {
+    package var deadline: Int64? {
         if let farewellUntil { return farewellUntil }
         if !queued.isEmpty { return clock.now() }
         // Keys BrlAPI took in while it waited for an answer do not make the socket readable.
@@ -160,20 +160,20 @@ public final class BrailleFrontEnd: FrontEnd {
     }
 
     /// Ready once BRLTTY answered for the first time.
-    public var isReady: Bool { everConnected }
+    package var isReady: Bool { everConnected }
 
     /// A display going away is not the end: the front end reconnects.
-    public var isClosed: Bool { false }
+    package var isClosed: Bool { false }
 
     /// While the display says that the shared game ended.
-    public var lingers: Bool { farewellUntil != nil }
+    package var lingers: Bool { farewellUntil != nil }
 
     /// The front end's `hello`, its keys described in English.
-    public static var hello: ClientHello { hello(keyLanguage: .english) }
+    package static var hello: ClientHello { hello(keyLanguage: .english) }
 
     /// The front end's `hello`: it describes its keys in `keyLanguage`, so teaching texts name them, and
     /// asks for protocol 1.1, whose `time` announcements let a new time left replace the one on the display.
-    public static func hello(keyLanguage: KeyLanguage) -> ClientHello {
+    package static func hello(keyLanguage: KeyLanguage) -> ClientHello {
         ClientHello(
             client: "efb braille",
             acceptedVersions: .versions([.v1_0, .v1_1]),
@@ -183,12 +183,12 @@ public final class BrailleFrontEnd: FrontEnd {
     }
 
     /// Says ``hello(keyLanguage:)``.
-    public func opening() -> [SessionInput] {
+    package func opening() -> [SessionInput] {
         [.request(request(.hello(Self.hello(keyLanguage: options.keyLanguage))))]
     }
 
     /// Connects or reconnects when due, reads the keys, lets messages time out, follows size changes.
-    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         if farewellUntil != nil {
             serviceFarewell(now: now)
             return
@@ -210,7 +210,7 @@ public final class BrailleFrontEnd: FrontEnd {
     }
 
     /// Lays the events out on the view; the display is written at the flush.
-    public func show(_ events: [StampedEvent], now: Int64) {
+    package func show(_ events: [StampedEvent], now: Int64) {
         view.apply(events, now: now)
         for stamped in events {
             switch stamped.event {
@@ -231,7 +231,7 @@ public final class BrailleFrontEnd: FrontEnd {
     }
 
     /// Writes the view to the display, if it changed; once the shared game it follows ended, says so.
-    public func flush(now: Int64) {
+    package func flush(now: Int64) {
         guard farewellUntil == nil else { return }
         render()
         if sharedGameEnded && !saidSharedGameEnded {

@@ -5,7 +5,7 @@ import EscapeCore
 ///
 /// They arrive through BrlAPI as command keys, whatever the display's own key names are: BRLTTY's
 /// key tables turn each display's keys into these commands.
-public enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
+package enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
     /// BRLTTY gives the display back after a screen of its own (it follows ``offline``).
     case noop = 0
     case lineUp = 1
@@ -33,7 +33,7 @@ public enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
     case offline = 76
 
     /// The name BRLTTY's key tables and documentation use.
-    public var brlttyName: String {
+    package var brlttyName: String {
         switch self {
         case .noop: "NOOP"
         case .lineUp: "LNUP"
@@ -65,7 +65,7 @@ public enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
 extension BrailleCommand {
     /// What the command does, as BRLTTY's key help and learn mode say it (its command table, and its
     /// French translation), in `language`.
-    public func summary(in language: KeyLanguage) -> String {
+    package func summary(in language: KeyLanguage) -> String {
         let words = summaries
         return language == .french ? FrenchTypography.spaced(words.french) : words.english
     }
@@ -121,7 +121,7 @@ extension BrailleCommand {
 }
 
 /// A key as BrlAPI delivers it, decoded.
-public enum BrailleKey: Sendable, Hashable {
+package enum BrailleKey: Sendable, Hashable {
     /// A BRLTTY command.
     case command(BrailleCommand)
     /// A routing key, with the 0-based index of its cell.
@@ -149,7 +149,7 @@ public enum BrailleKey: Sendable, Hashable {
     case other(UInt64)
 
     /// The four arrows.
-    public enum Arrow: Sendable, Hashable {
+    package enum Arrow: Sendable, Hashable {
         case left, right, up, down
     }
 
@@ -165,7 +165,7 @@ public enum BrailleKey: Sendable, Hashable {
     static let unicodeSymbol: UInt64 = 0x0100_0000
 
     /// Decodes a BrlAPI key code.
-    public init(code: UInt64) {
+    package init(code: UInt64) {
         let type = code & Self.typeMask
         if type == Self.commandType {
             let block = code & Self.blockMask

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
+package import EscapeCore
 
 /// What a key asks the Braille front end to do.
-public enum BrailleIntent: Sendable, Hashable {
+package enum BrailleIntent: Sendable, Hashable {
     /// A gesture the engine carries out as it is.
     case game(GameCommand)
     /// Activate the focused element (or perform its selected custom action).
@@ -28,11 +28,11 @@ public enum BrailleIntent: Sendable, Hashable {
 }
 
 /// The language of the key descriptions the front end gives the engine (those of the adventure).
-public enum KeyLanguage: Sendable, Hashable {
+package enum KeyLanguage: Sendable, Hashable {
     case english, french
 
     /// The language of `locale` (`fr`, `fr_FR.UTF-8`, ...); English unless French.
-    public init(locale: String) {
+    package init(locale: String) {
         self = LocaleLanguage.code(of: locale) == "fr" ? .french : .english
     }
 }
@@ -47,32 +47,32 @@ public enum KeyLanguage: Sendable, Hashable {
 /// BrlAPI tells which commands a display binds but not which of its keys a command is on, so a key is
 /// described by what BRLTTY's key table calls the command, in the words of BRLTTY's own key help and
 /// learn mode, with the command's name: the player finds the key in BRLTTY's key help for the display.
-public enum BrailleKeyMap {
+package enum BrailleKeyMap {
     /// One line of the binding table.
-    public struct Binding: Sendable, Hashable {
+    package struct Binding: Sendable, Hashable {
         /// The gesture (its key is named in the `keys` of `hello`).
-        public var gesture: Gesture
+        package var gesture: Gesture
         /// What the player reads in the README.
-        public var meaning: String
+        package var meaning: String
         /// The BRLTTY commands, main one first (previous before next for a pair).
-        public var commands: [BrailleCommand]
+        package var commands: [BrailleCommand]
         /// Keys that are not BRLTTY commands (routing keys, keyboard keys), in English and French.
-        public var otherKeys: Words?
+        package var otherKeys: Words?
 
         /// The BRLTTY command names, then the other keys, for the README.
-        public var keys: [String] { commands.map(\.brlttyName) + (otherKeys.map { [$0.english] } ?? []) }
+        package var keys: [String] { commands.map(\.brlttyName) + (otherKeys.map { [$0.english] } ?? []) }
     }
 
     /// A text in each language of the key descriptions.
-    public struct Words: Sendable, Hashable {
+    package struct Words: Sendable, Hashable {
         /// In English.
-        public var english: String
+        package var english: String
         /// In French.
-        public var french: String
+        package var french: String
     }
 
     /// The binding, in the order the README lists it.
-    public static let bindings: [Binding] = [
+    package static let bindings: [Binding] = [
         Binding(gesture: .previous, meaning: "previous element", commands: [.lineUp], otherKeys: nil),
         Binding(gesture: .next, meaning: "next element", commands: [.lineDown], otherKeys: nil),
         Binding(gesture: .first, meaning: "first element", commands: [.top], otherKeys: nil),
@@ -126,13 +126,13 @@ public enum BrailleKeyMap {
     ]
 
     /// The keys by gesture, for `hello`, in English: what each key does on the player's display.
-    public static var keyNames: [Gesture: String] { keyNames(in: .english) }
+    package static var keyNames: [Gesture: String] { keyNames(in: .english) }
 
     /// The keys by gesture, for `hello`, described in `language`.
     ///
     /// A command is described as BRLTTY's key help and learn mode describe it, with its name: "the key
     /// for “go down one line” (LNDN)".
-    public static func keyNames(in language: KeyLanguage) -> [Gesture: String] {
+    package static func keyNames(in language: KeyLanguage) -> [Gesture: String] {
         var names: [Gesture: String] = [:]
         for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
         // The short words of the display are explained once, with the key a player learns first.
@@ -159,7 +159,7 @@ public enum BrailleKeyMap {
     ///   - editing: Whether the focus is in a text field (typing, arrows, Home, End and Enter then edit).
     ///   - onMenu: Whether the level menu is on show (INFO then closes it).
     /// - Returns: The intent, or `nil` for a key the game does not use.
-    public static func intent(for key: BrailleKey, editing: Bool, onMenu: Bool = false) -> BrailleIntent? {
+    package static func intent(for key: BrailleKey, editing: Bool, onMenu: Bool = false) -> BrailleIntent? {
         switch key {
         // INFO opens the level menu, and on the menu closes it, as it enters and leaves BRLTTY's own
         // status display.

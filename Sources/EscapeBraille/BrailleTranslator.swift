@@ -4,21 +4,21 @@
 /// A contracted word takes fewer cells than it has letters, so a character and a cell are no longer
 /// the same index: ``cellOfSource`` finds the cell that shows a character (the caret's cell), and
 /// ``sourceOfCell`` the character a cell shows (the word a routing key lands on).
-public struct BrailleText: Sendable, Hashable {
+package struct BrailleText: Sendable, Hashable {
     /// The text translated.
-    public var source: [Character]
+    package var source: [Character]
     /// One character per cell: U+28xx dot patterns after a translation, the text itself when BRLTTY's
     /// text table shows it.
-    public var cells: [Character]
+    package var cells: [Character]
     /// For each character of ``source``, the first cell that shows it; one more entry, the end of the
     /// text, maps to ``cells``' count.
-    public var cellOfSource: [Int]
+    package var cellOfSource: [Int]
     /// For each cell, the first character it shows; one more entry, past the last cell, maps to
     /// ``source``' count.
-    public var sourceOfCell: [Int]
+    package var sourceOfCell: [Int]
 
     /// Creates a translated text; the maps must have one entry more than their side of the text.
-    public init(source: [Character], cells: [Character], cellOfSource: [Int], sourceOfCell: [Int]) {
+    package init(source: [Character], cells: [Character], cellOfSource: [Int], sourceOfCell: [Int]) {
         precondition(cellOfSource.count == source.count + 1 && sourceOfCell.count == cells.count + 1)
         self.source = source
         self.cells = cells
@@ -27,13 +27,13 @@ public struct BrailleText: Sendable, Hashable {
     }
 
     /// A text shown one character per cell (through BRLTTY's text table, as without a translator).
-    public init(plain characters: [Character]) {
+    package init(plain characters: [Character]) {
         let identity = Array(0...characters.count)
         self.init(source: characters, cells: characters, cellOfSource: identity, sourceOfCell: identity)
     }
 
     /// The texts one after the other, their maps shifted to match.
-    public static func joined(_ parts: [BrailleText]) -> BrailleText {
+    package static func joined(_ parts: [BrailleText]) -> BrailleText {
         var source: [Character] = []
         var cells: [Character] = []
         var cellOfSource: [Int] = []
@@ -59,7 +59,7 @@ public struct BrailleText: Sendable, Hashable {
 }
 
 /// How a piece of text is shown.
-public enum BrailleStyle: Sendable, Hashable {
+package enum BrailleStyle: Sendable, Hashable {
     /// Story, labels and messages: contracted when the table is (fewer cells, less panning).
     case contracted
     /// Role words, positions, numbers and typed answers: one cell per character, as BRLTTY's text
@@ -72,7 +72,7 @@ public enum BrailleStyle: Sendable, Hashable {
 ///
 /// The default, ``PlainBrailleTranslator``, leaves text as it is for BRLTTY's text table, as the
 /// game always did; `LouisTranslator` (with the Louis trait) translates with a liblouis table.
-public protocol BrailleTranslator: Sendable {
+package protocol BrailleTranslator: Sendable {
     /// The table in words, for the terminal.
     var name: String { get }
     /// Whether cells typed as dots are taken as they are (and back-translated when the answer is sent).
@@ -86,25 +86,25 @@ public protocol BrailleTranslator: Sendable {
 
 extension BrailleTranslator {
     /// Translates pieces of text, each in its own style, into one text.
-    public func translate(_ pieces: [(text: String, style: BrailleStyle)]) -> BrailleText {
+    package func translate(_ pieces: [(text: String, style: BrailleStyle)]) -> BrailleText {
         BrailleText.joined(pieces.filter { !$0.text.isEmpty }.map { translate(Array($0.text), style: $0.style) })
     }
 }
 
 /// No translation: the text goes to BRLTTY, whose text table shows it (uncontracted).
-public struct PlainBrailleTranslator: BrailleTranslator {
+package struct PlainBrailleTranslator: BrailleTranslator {
     /// Creates the plain translator.
-    public init() {}
+    package init() {}
 
     /// BRLTTY's own text table.
-    public var name: String { "BRLTTY's text table" }
+    package var name: String { "BRLTTY's text table" }
 
     /// Typed dots arrive as characters through BRLTTY's text table.
-    public var takesDots: Bool { false }
+    package var takesDots: Bool { false }
 
     /// The text itself, one character per cell, with the typographer's characters BRLTTY's text
     /// tables lack shown as the ones they have.
-    public func translate(_ text: [Character], style: BrailleStyle) -> BrailleText {
+    package func translate(_ text: [Character], style: BrailleStyle) -> BrailleText {
         let identity = Array(0...text.count)
         return BrailleText(source: text, cells: text.map(Self.cell), cellOfSource: identity, sourceOfCell: identity)
     }
@@ -126,5 +126,5 @@ public struct PlainBrailleTranslator: BrailleTranslator {
     }
 
     /// The typed text as it is.
-    public func backTranslate(_ typed: [Character]) -> String { String(typed) }
+    package func backTranslate(_ typed: [Character]) -> String { String(typed) }
 }

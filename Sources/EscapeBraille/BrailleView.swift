@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
-public import EscapeProtocol
+package import EscapeCore
+package import EscapeProtocol
 
 /// What the Braille display shows, built from the engine's events.
 ///
@@ -8,14 +8,14 @@ public import EscapeProtocol
 /// engine commands; it holds no game logic.
 ///
 /// It is a value with no I/O: the front end feeds it events, keys and the time, and writes its frame.
-public struct BrailleView {
+package struct BrailleView {
     /// How messages are shown.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// How long a flash message stays, in milliseconds; 0 keeps it until a key is pressed.
-        public var flashMilliseconds: Int64
+        package var flashMilliseconds: Int64
 
         /// Creates options.
-        public init(flashMilliseconds: Int64 = 5000) {
+        package init(flashMilliseconds: Int64 = 5000) {
             self.flashMilliseconds = flashMilliseconds
         }
     }
@@ -46,7 +46,7 @@ public struct BrailleView {
     }
 
     /// The display's size.
-    public var size: DisplaySize {
+    package var size: DisplaySize {
         didSet {
             guard size != oldValue else { return }
             if editor != nil && segment == .main {
@@ -63,13 +63,13 @@ public struct BrailleView {
         }
     }
     /// The options.
-    public let options: Options
+    package let options: Options
     /// How text becomes cells: BRLTTY's text table, or a contracted table.
-    public let translator: any BrailleTranslator
+    package let translator: any BrailleTranslator
     /// The current screen.
-    public private(set) var screen: Screen?
+    package private(set) var screen: Screen?
     /// The focused element.
-    public private(set) var focus: FocusState?
+    package private(set) var focus: FocusState?
     private var rotor: RotorState?
     private var actions: ActionList?
     /// The custom action chosen on each element of the level being played and not performed yet, kept
@@ -94,7 +94,7 @@ public struct BrailleView {
     /// display: the screen, the element, the segment and the window's first character.
     private var placeBeforeInterlude: (screen: String, element: String, segment: Segment, offset: Int)?
     /// The language of the front end's own words: the game's.
-    public var language: KeyLanguage
+    package var language: KeyLanguage
     /// Whether another client controls the shared game this display follows.
     private var following = false
     /// Which way the player last moved from element to element: the end a bump at the edge is at.
@@ -102,7 +102,7 @@ public struct BrailleView {
     /// The message on the display, then at most one waiting (what came since, joined).
     private var queue: [Flash] = []
     /// Messages waiting to be shown; the first is on the display.
-    public var flashes: [String] { queue.map(\.text) }
+    package var flashes: [String] { queue.map(\.text) }
     private var flashShownAt: Int64 = 0
     private var flashPan = 0
 
@@ -113,7 +113,7 @@ public struct BrailleView {
     ///   - options: How messages are shown.
     ///   - translator: How text becomes cells (default: as it is, for BRLTTY's text table).
     ///   - language: The language of the front end's own words until the game says its own.
-    public init(
+    package init(
         size: DisplaySize,
         options: Options = Options(),
         translator: any BrailleTranslator = PlainBrailleTranslator(),
@@ -132,7 +132,7 @@ public struct BrailleView {
     /// An `assertive` announcement replaces every message shown or waiting; a `time` announcement
     /// replaces the time announcements before it. When the focused element's text changes (a rotor
     /// step, a dial turned), the display goes back to its start so the change shows.
-    public mutating func apply(_ events: [StampedEvent], now: Int64) {
+    package mutating func apply(_ events: [StampedEvent], now: Int64) {
         // The rotor's own words are on the display with the door: flashing them again would make
         // every turn of the rotor cost a second key press.
         // The same goes for an element's new value (a dial turned): it is on the focus line.
@@ -266,7 +266,7 @@ public struct BrailleView {
     }
 
     /// Shows a message at once when none is showing, or after the one on the display.
-    public mutating func flash(_ text: String, now: Int64) {
+    package mutating func flash(_ text: String, now: Int64) {
         receive(Flash.Part(text: text, isTime: false, arrivedAt: now), assertive: false, now: now)
     }
 
@@ -300,17 +300,17 @@ public struct BrailleView {
     // MARK: Keys
 
     /// Whether the focus is in a text field, where typing edits the answer.
-    public var isEditing: Bool { editor != nil }
+    package var isEditing: Bool { editor != nil }
 
     /// Carries out a key: changes what the display shows and returns what to ask of the engine.
-    public mutating func handle(_ key: BrailleKey, now: Int64) -> [GameCommand] {
+    package mutating func handle(_ key: BrailleKey, now: Int64) -> [GameCommand] {
         let onMenu = screen?.kind == .menu
         guard let intent = BrailleKeyMap.intent(for: key, editing: isEditing, onMenu: onMenu) else { return [] }
         return handle(intent, now: now)
     }
 
     /// Carries out an intent.
-    public mutating func handle(_ intent: BrailleIntent, now: Int64) -> [GameCommand] {
+    package mutating func handle(_ intent: BrailleIntent, now: Int64) -> [GameCommand] {
         if !queue.isEmpty {
             // Messages are passive: panning reads the message (past either end, it goes and the display
             // shows what is under it); any other key removes it and does its own job, so a message never
@@ -498,21 +498,21 @@ public struct BrailleView {
     /// A message stays its time for each window not yet read, so one longer than the display is never
     /// replaced before it could be read; panning a message gives it its time again. A message waiting
     /// behind it waits no longer than the one on the display needs to be read.
-    public var nextDeadline: Int64? {
+    package var nextDeadline: Int64? {
         guard !queue.isEmpty, options.flashMilliseconds > 0 else { return nil }
         let windows = Int64(max(1, (flashLayout?.windowCount ?? 1) - flashPan))
         return flashShownAt + options.flashMilliseconds * windows
     }
 
     /// Lets time pass: a message whose time is up gives way to the next one.
-    public mutating func tick(now: Int64) {
+    package mutating func tick(now: Int64) {
         while let deadline = nextDeadline, deadline <= now { dismissFlash(now: deadline) }
     }
 
     // MARK: Rendering
 
     /// What the display shows now.
-    public var frame: BrailleFrame {
+    package var frame: BrailleFrame {
         if let flashLayout { return BrailleFrame(cells: flashLayout.cells(window: flashPan, columns: size.columns)) }
         let layout = segment == .main ? mainLayout : (hintLayout ?? mainLayout)
         let window = min(pan, layout.windowCount - 1)
@@ -573,7 +573,7 @@ public struct BrailleView {
     /// The label always starts the first window, on any display: what the element is comes first,
     /// then its value (what the player turns), then the short role and position, then the rotor and
     /// the custom actions.
-    public var focusText: String { focusPieces.map(\.text).joined() }
+    package var focusText: String { focusPieces.map(\.text).joined() }
 
     /// ``focusText`` in pieces, each with how it is shown: words contracted when the table is, and
     /// positions and counts in the table's own number forms; role words and the typed answer literal,

@@ -6,7 +6,7 @@ import EscapeCore
 /// Everything else on the display is the engine's, in the adventure's language; these are the few
 /// things only a Braille display needs said: the short role words and positions, a refusal while
 /// another player controls a shared game, and the end of a shared game.
-public enum BrailleWords {
+package enum BrailleWords {
     /// The short words of the display, each for a role or a state.
     enum Role {
         case button, textField, adjustable, heading
@@ -187,7 +187,7 @@ public enum BrailleWords {
 
     /// What the short words on the display mean, said once in the key help (with the key that moves
     /// from element to element, the first one a player learns).
-    public static func legend(_ language: KeyLanguage) -> String {
+    package static func legend(_ language: KeyLanguage) -> String {
         switch language {
         case .english:
             "each element shows its label first, then: btn button, edt text field, adj adjustable, hdr heading, "

@@ -9,23 +9,23 @@ import Musl
 #endif
 
 /// Connects to BRLTTY through BrlAPI.
-public struct BrlAPIConnector: BrailleConnector {
+package struct BrlAPIConnector: BrailleConnector {
     /// BRLTTY's address (`host:N` is TCP port 4101+N, `:N` a local socket); `nil` for BrlAPI's default.
-    public var host: String?
+    package var host: String?
     /// The authorization (`none`, `keyfile:PATH`, ...); `nil` for BrlAPI's default key file.
-    public var auth: String?
+    package var auth: String?
     /// Whether typed dots arrive as they are (PASSDOTS), for a contracted table to back-translate.
-    public var acceptsDots: Bool
+    package var acceptsDots: Bool
 
     /// Creates a connector.
-    public init(host: String? = nil, auth: String? = nil, acceptsDots: Bool = false) {
+    package init(host: String? = nil, auth: String? = nil, acceptsDots: Bool = false) {
         self.host = host
         self.auth = auth
         self.acceptsDots = acceptsDots
     }
 
     /// Connects and enters tty mode.
-    public func connect() throws(BrailleError) -> any BrailleDisplay {
+    package func connect() throws(BrailleError) -> any BrailleDisplay {
         try BrlAPIDisplay(host: host, auth: auth, acceptsDots: acceptsDots)
     }
 }

@@ -8,16 +8,16 @@ import Synchronization
 ///
 /// Every liblouis call is in this file, behind one lock: liblouis keeps its tables and buffers in
 /// globals and is not thread-safe.
-public struct LouisTranslator: BrailleTranslator {
+package struct LouisTranslator: BrailleTranslator {
     /// Why a table cannot be used.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// liblouis does not find or cannot compile the table.
         case unknownTable(String, folder: String)
         /// The library's character size is not the one its header declared.
         case unsupportedLibrary(String)
 
         /// The failure in words.
-        public var description: String {
+        package var description: String {
             switch self {
             case .unknownTable(let table, let folder):
                 "liblouis has no usable table \"\(table)\" (tables live in \(folder), e.g. en-ueb-g2.ctb, "
@@ -31,16 +31,16 @@ public struct LouisTranslator: BrailleTranslator {
     private static let lock = Mutex(())
 
     /// The table file, as liblouis resolves it (`en-ueb-g2.ctb`).
-    public let table: String
+    package let table: String
 
     /// The table's file name.
-    public var name: String { table }
+    package var name: String { table }
 
     /// A contracted table reads typed dots itself.
-    public var takesDots: Bool { true }
+    package var takesDots: Bool { true }
 
     /// The folder liblouis reads its tables from (`lou_getDataPath`), or Debian's.
-    public static var tableFolder: String {
+    package static var tableFolder: String {
         lock.withLock { _ in
             if let path = lou_getDataPath(), path.pointee != 0 { return String(cString: path) + "/liblouis/tables" }
             return "/usr/share/liblouis/tables"
@@ -50,7 +50,7 @@ public struct LouisTranslator: BrailleTranslator {
     /// Loads `table` (a file name such as `en-ueb-g2.ctb`, or a path); `.ctb` may be left out.
     ///
     /// - Throws: ``Failure`` when liblouis cannot load the table (`lou_getTable`).
-    public init(table: String) throws(Failure) {
+    package init(table: String) throws(Failure) {
         var candidates = [table]
         if !table.contains(".") { candidates = [table + ".ctb", table + ".utb", table] }
         let loaded: String? = Self.lock.withLock { _ in
@@ -67,7 +67,7 @@ public struct LouisTranslator: BrailleTranslator {
 
     /// The table `auto` picks for a language: UEB grade 2 for English, abrégé for French; `nil` for
     /// a language with no contracted table here.
-    public static func automaticTable(language: String) -> String? {
+    package static func automaticTable(language: String) -> String? {
         switch LocaleLanguage.code(of: language) {
         case "en": "en-ueb-g2.ctb"
         case "fr": "fr-bfu-g2.ctb"
@@ -79,7 +79,7 @@ public struct LouisTranslator: BrailleTranslator {
     ///
     /// A literal piece goes to BRLTTY's text table: the very cells the player saw before choosing a
     /// table, in the code they type with. Dot patterns already in the text (typed dots) stay as they are.
-    public func translate(_ text: [Character], style: BrailleStyle) -> BrailleText {
+    package func translate(_ text: [Character], style: BrailleStyle) -> BrailleText {
         switch style {
         case .literal:
             // As BRLTTY's text table shows it, its typographer's characters as the ones it has.
@@ -101,7 +101,7 @@ public struct LouisTranslator: BrailleTranslator {
 
     /// Back-translates each run of dot patterns in `typed` (the blanks between two of them belong to
     /// the run, so words keep their context); other characters stay as they are.
-    public func backTranslate(_ typed: [Character]) -> String {
+    package func backTranslate(_ typed: [Character]) -> String {
         var result = ""
         var index = 0
         while index < typed.count {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
+package import EscapeProtocol
 
 /// What a typed line asks the console to do.
-public enum ConsoleInput: Sendable, Hashable {
+package enum ConsoleInput: Sendable, Hashable {
     /// Send these requests to the session in order, stopping after the first one refused.
     case send([Request])
     /// Show the commands.
@@ -43,14 +43,14 @@ public enum ConsoleInput: Sendable, Hashable {
 /// is on a text field, a line that is not a whole command is the answer: it is typed into the field and
 /// the field is activated. A bare number always moves, on a text field too (`type 4` answers 4); `+ N`,
 /// `+N`, `- N` and `-N` turn an adjustable item N steps.
-public enum ConsoleCommandParser {
+package enum ConsoleCommandParser {
     /// Parses one line.
     ///
     /// - Parameters:
     ///   - line: The line as typed, without its terminator.
     ///   - context: What the console was last shown.
     /// - Returns: What to do.
-    public static func parse(_ line: String, in context: ConsoleContext) -> ConsoleInput {
+    package static func parse(_ line: String, in context: ConsoleContext) -> ConsoleInput {
         let text = trimmed(line)
         if text.isEmpty {
             // Enter on an empty field would submit what it still holds: the last wrong answer.

@@ -1,40 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
-public import EscapeProtocol
+package import EscapeCore
+package import EscapeProtocol
 
 /// What the console knows of the game: the latest screen, focus, rotor and actions, as the events told it.
 ///
 /// The console keeps no game state of its own; it remembers what it was shown so that typed lines can
 /// name items by number and `help` can say what the screen-wide gestures do here.
-public struct ConsoleContext: Sendable, Hashable {
+package struct ConsoleContext: Sendable, Hashable {
     /// The screen on show.
-    public var screen: Screen?
+    package var screen: Screen?
     /// The focused element.
-    public var focus: FocusState?
+    package var focus: FocusState?
     /// The rotor of the focused element, if it has one.
-    public var rotor: RotorState?
+    package var rotor: RotorState?
     /// The custom actions of the focused element, if it has any.
-    public var actions: ActionList?
+    package var actions: ActionList?
     /// The adventure's locale, from `hello`.
-    public var locale: String?
+    package var locale: String?
     /// In a game `efb serve` shares, this console's part and whether nobody plays: `nil` on a game of its own.
-    public var control: SharedControl?
+    package var control: SharedControl?
 
     /// A console's part in a shared game, as the last `role` event told it.
-    public struct SharedControl: Sendable, Hashable {
+    package struct SharedControl: Sendable, Hashable {
         /// Whether this console plays or watches.
-        public var role: ClientRole
+        package var role: ClientRole
         /// Whether nobody plays, so the next move takes the game.
-        public var isFree: Bool
+        package var isFree: Bool
     }
 
     /// Creates a context that has seen nothing yet.
-    public init() {}
+    package init() {}
 
     /// Takes in one event.
     ///
     /// - Parameter event: The next event from the session.
-    public mutating func observe(_ event: Event) {
+    package mutating func observe(_ event: Event) {
         switch event {
         case .hello(let hello):
             locale = hello.locale
@@ -71,19 +71,19 @@ public struct ConsoleContext: Sendable, Hashable {
     }
 
     /// The console's own words, in the adventure's language.
-    public var words: ConsoleWords { ConsoleWords(locale: locale) }
+    package var words: ConsoleWords { ConsoleWords(locale: locale) }
 
     /// The focused element, if there is one.
-    public var focusedElement: Element? { focus?.element }
+    package var focusedElement: Element? { focus?.element }
 
     /// Whether the focused element is a text field.
-    public var isOnTextField: Bool { focusedElement?.traits.contains(.textField) ?? false }
+    package var isOnTextField: Bool { focusedElement?.traits.contains(.textField) ?? false }
 
     /// The element numbered `number` (from 1) on the screen, if there is one.
     ///
     /// - Parameter number: The position the listing shows.
     /// - Returns: The element, or `nil` when the screen has no such item.
-    public func element(numbered number: Int) -> Element? {
+    package func element(numbered number: Int) -> Element? {
         guard let elements = screen?.elements, elements.indices.contains(number - 1) else { return nil }
         return elements[number - 1]
     }

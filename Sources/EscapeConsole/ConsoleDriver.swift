@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
-public import EscapeRuntime
+package import EscapeProtocol
+package import EscapeRuntime
 
 /// The console's turn-taking: typed lines in as session inputs, the session's events out as lines.
 ///
@@ -11,9 +11,9 @@ public import EscapeRuntime
 /// ``ConsoleFrontEnd`` owns one: it hands what ``interpret(_:)`` gives to the session and the session's
 /// events to ``render(_:)``. It remembers which command each of its requests carried, so every answer
 /// is rendered as an answer to its own command.
-public struct ConsoleDriver: Sendable {
+package struct ConsoleDriver: Sendable {
     /// What a typed line comes to.
-    public enum Interpretation: Sendable, Hashable {
+    package enum Interpretation: Sendable, Hashable {
         /// Commands for the session, one request each; the first one refused stops the rest.
         case submit(SessionInput)
         /// Lines the console answers by itself (help, the item list, a typing mistake).
@@ -43,7 +43,7 @@ public struct ConsoleDriver: Sendable {
     private var said: [ConsoleLine] = []
     /// Where the game's progress is kept, for `save`; named saves are kept beside it (``SaveSlots``), in
     /// memory with `.nowhere`, and not at all in a shared game.
-    public var savePlace: SavePlace = .nowhere
+    package var savePlace: SavePlace = .nowhere
     /// The named saves of a game that keeps no files (`--memory-save`): each blob, and when it was kept.
     private var memorySlots: [String: (blob: String, order: Int)] = [:]
     /// How many named saves were kept in memory so far, to list them newest first.
@@ -58,13 +58,13 @@ public struct ConsoleDriver: Sendable {
     /// The `state` requests that redraw after a named save came back, with its name.
     private var slotRedraws: [RequestID: String] = [:]
     /// The named save that keeps the game as it was before `replay`.
-    public static let beforeReplay = "before-replay"
+    package static let beforeReplay = "before-replay"
 
     /// Whether the line being interpreted is `history` or `review N`.
     private var reviewing = false
 
     /// Where a console's game keeps its progress.
-    public enum SavePlace: Sendable, Hashable {
+    package enum SavePlace: Sendable, Hashable {
         /// In this file.
         case file(String)
         /// Nowhere: `--memory-save`.
@@ -83,7 +83,7 @@ public struct ConsoleDriver: Sendable {
     /// The opening's `state` request: a timed room's clock is said, and nothing else.
     private var arrivalAsks: Set<RequestID> = []
     /// The `wait` not answered yet, if there is one: at a terminal the next key cuts it short.
-    public private(set) var pendingWait: RequestID?
+    package private(set) var pendingWait: RequestID?
     /// The `wait` requests a key cut short: their answer says so.
     private var waitsCutShort: Set<RequestID> = []
     /// The `cancel` requests that cut a `wait` short: their answer is not said (the wait may have ended
@@ -101,12 +101,12 @@ public struct ConsoleDriver: Sendable {
     ///
     /// - Parameter countdownEverySecond: Whether each of a timed room's last ten seconds gets its line
     ///   (for a countdown drawn in place), or only 10, 5, 3 and 1.
-    public init(countdownEverySecond: Bool = false) {
+    package init(countdownEverySecond: Bool = false) {
         renderer.countdownEverySecond = countdownEverySecond
     }
 
     /// What the console was shown so far.
-    public var context: ConsoleContext { renderer.context }
+    package var context: ConsoleContext { renderer.context }
 
     /// The console's `hello`: it asks for protocol 1.1, whose `elementChanged` keeps every item of the
     /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock; and
@@ -116,7 +116,7 @@ public struct ConsoleDriver: Sendable {
     ///   - words: The console's words, for the keys that are words.
     ///   - timePressure: The player's choice for timed levels, when the player made one.
     /// - Returns: The hello.
-    public static func hello(in words: ConsoleWords, timePressure: Bool? = nil) -> ClientHello {
+    package static func hello(in words: ConsoleWords, timePressure: Bool? = nil) -> ClientHello {
         ClientHello(
             client: "efb console",
             acceptedVersions: .versions([.v1_0, .v1_1]),
@@ -153,7 +153,7 @@ public struct ConsoleDriver: Sendable {
     ///
     /// - Parameter timePressure: The player's kept choice for timed levels, if there is one.
     /// - Returns: The hello, numbered like every request of the console, so its reply is rendered as one.
-    public mutating func opening(timePressure: Bool? = nil) -> SessionInput {
+    package mutating func opening(timePressure: Bool? = nil) -> SessionInput {
         let words = renderer.context.words
         let hello = number(Request(command: .hello(Self.hello(in: words, timePressure: timePressure))))
         // A game resumed in a timed room got its clock before the hello agreed on 1.1: ask for it.
@@ -166,7 +166,7 @@ public struct ConsoleDriver: Sendable {
     ///
     /// - Parameter line: The line, without its terminator.
     /// - Returns: Requests for the session, or lines to write at once.
-    public mutating func interpret(_ line: String) -> Interpretation {
+    package mutating func interpret(_ line: String) -> Interpretation {
         reviewing = false
         let interpretation = interpreting(line)
         if case .lines(let lines) = interpretation, !reviewing { keep(lines) }
@@ -272,7 +272,7 @@ public struct ConsoleDriver: Sendable {
     ///
     /// - Parameter input: What ``interpret(_:)`` gave.
     /// - Returns: The line, or `nil` when `input` makes no `wait`.
-    public func waitLine(for input: SessionInput) -> ConsoleLine? {
+    package func waitLine(for input: SessionInput) -> ConsoleLine? {
         guard case .requests(let requests) = input else { return nil }
         for case .wait(let milliseconds) in requests.map(\.command) {
             let words = renderer.context.words
@@ -284,7 +284,7 @@ public struct ConsoleDriver: Sendable {
     /// Cuts the pending `wait` short, when there is one: a key was pressed.
     ///
     /// - Returns: The `cancel` to hand to the session, or `nil` when no `wait` is pending.
-    public mutating func cutWaitShort() -> SessionInput? {
+    package mutating func cutWaitShort() -> SessionInput? {
         guard let wait = pendingWait else { return nil }
         pendingWait = nil
         waitsCutShort.insert(wait)
@@ -502,7 +502,7 @@ public struct ConsoleDriver: Sendable {
     ///
     /// - Parameter events: The events, in order.
     /// - Returns: The lines to write.
-    public mutating func render(_ events: [StampedEvent]) -> [ConsoleLine] {
+    package mutating func render(_ events: [StampedEvent]) -> [ConsoleLine] {
         var lines: [ConsoleLine] = []
         var start = events.startIndex
         while start < events.endIndex {
@@ -631,7 +631,7 @@ public struct ConsoleDriver: Sendable {
     ///   - line: The line, without its terminator.
     ///   - host: The game.
     /// - Returns: The lines to write in answer.
-    public mutating func enter(_ line: String, on host: SessionHost) -> [ConsoleLine] {
+    package mutating func enter(_ line: String, on host: SessionHost) -> [ConsoleLine] {
         switch interpret(line) {
         case .submit(let input): render(host.handle(input))
         case .lines(let lines): lines

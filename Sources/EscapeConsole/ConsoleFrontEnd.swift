@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
-public import EscapeRuntime
+package import EscapeProtocol
+package import EscapeRuntime
 
 /// The console: typed commands in, plain lines out, for a terminal and whatever screen reader reads it.
 ///
@@ -9,25 +9,25 @@ public import EscapeRuntime
 /// interpret them, hands the requests to the session, and writes the rendered answers — and whatever
 /// time brings, such as a hint unlocking — as plain lines. It never writes protocol JSON and never
 /// moves the cursor.
-public final class ConsoleFrontEnd: FrontEnd {
+package final class ConsoleFrontEnd: FrontEnd {
     /// How the console writes.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// Whether to colour hints, errors and verdicts with ANSI codes.
-        public var color: Bool
+        package var color: Bool
         /// Whether to write a `> ` prompt when waiting for a command (worth it only at a terminal).
-        public var prompt: Bool
+        package var prompt: Bool
         /// Whether to edit lines with libedit (arrows, history, Ctrl-A and Ctrl-E) when the input and
         /// the output are a terminal; otherwise lines are read as they come.
-        public var lineEditing: Bool
+        package var lineEditing: Bool
         /// Whether a timed level's last ten seconds are one line that changes each second, drawn in
         /// place above the prompt; by default 10, 5, 3 and 1 seconds left are new lines.
-        public var countdownInPlace: Bool
+        package var countdownInPlace: Bool
         /// Whether the terminal moves its cursor on escape codes; a `dumb` one (`TERM=dumb`) is sent plain
         /// lines only: a message that comes while a line is typed goes below it, nothing is drawn in place
         /// (colour is asked for on its own, with `--color`).
-        public var cursorControl: Bool
+        package var cursorControl: Bool
         /// Where the game keeps its progress, said by `save`.
-        public var savePlace: ConsoleDriver.SavePlace
+        package var savePlace: ConsoleDriver.SavePlace
 
         /// Creates options.
         ///
@@ -38,7 +38,7 @@ public final class ConsoleFrontEnd: FrontEnd {
         ///   - countdownInPlace: Whether the last ten seconds are drawn in place, every second.
         ///   - cursorControl: Whether the terminal moves its cursor on escape codes (drawing in place needs it).
         ///   - savePlace: Where the game keeps its progress.
-        public init(
+        package init(
             color: Bool = false,
             prompt: Bool = false,
             lineEditing: Bool = false,
@@ -58,7 +58,7 @@ public final class ConsoleFrontEnd: FrontEnd {
         ///
         /// - Parameter term: The `TERM` of the environment (unset at a terminal is taken as a capable one).
         /// - Returns: `false` for `dumb` only.
-        public static func cursorControl(term: String?) -> Bool { term != "dumb" }
+        package static func cursorControl(term: String?) -> Bool { term != "dumb" }
     }
 
     /// The longest line read, in bytes; commands and answers are short.
@@ -75,7 +75,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     private var writer: Writer
     private var gameOver = false
     /// Whether the terminal went away.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     /// Creates a console.
     ///
@@ -87,7 +87,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     ///   - transcript: Where to write the game as it is played too, if anywhere: every line, and every
     ///     line typed after `> `, without colour.
     ///   - preferences: Where the player's choices are kept (`clock off`), if anywhere.
-    public init(
+    package init(
         options: Options = Options(),
         speaker: (any Speaker)? = nil,
         input: Int32 = 0,
@@ -113,24 +113,24 @@ public final class ConsoleFrontEnd: FrontEnd {
     }
 
     /// What the console was shown so far.
-    public var context: ConsoleContext { driver.context }
+    package var context: ConsoleContext { driver.context }
 
     /// Says the console's ``ConsoleDriver/hello(in:timePressure:)``, with the player's kept choice for
     /// timed levels.
-    public func opening() -> [SessionInput] {
+    package func opening() -> [SessionInput] {
         [driver.opening(timePressure: preferences?.timePressure)]
     }
 
     /// Standard input, until it ends; nothing while the terminal has not taken what was written to it,
     /// so no key is echoed before the lines it follows.
-    public var descriptors: [Int32] {
+    package var descriptors: [Int32] {
         guard !writer.hasPending else { return [] }
         guard let editor else { return input.descriptors }
         return isEnded ? [] : [editor.descriptor]
     }
 
     /// The terminal, while it has not taken everything written to it (a non-blocking one that is full).
-    public var writeDescriptors: [Int32] {
+    package var writeDescriptors: [Int32] {
         writer.hasPending && !isClosed ? [writer.output.descriptor] : []
     }
 
@@ -138,7 +138,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     private var isEnded: Bool { editor == nil ? input.isEnded : editorEnded }
 
     /// Reads what was typed and carries out each line, with a prompt after each answer.
-    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         guard !isEnded else { return }
         if let editor {
             guard readable.contains(editor.descriptor) else { return }
@@ -172,7 +172,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     }
 
     /// Renders the events as lines.
-    public func show(_ events: [StampedEvent], now: Int64) {
+    package func show(_ events: [StampedEvent], now: Int64) {
         if events.contains(where: { $0.event == .bye }) {
             gameOver = true
             // The terminal goes back to how it was before the last words.
@@ -184,7 +184,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     }
 
     /// Writes what the terminal can take now, then the prompt when the game waits for the player.
-    public func flush(now: Int64) {
+    package func flush(now: Int64) {
         guard !isClosed else { return }
         if !writer.writePending() {
             isClosed = true
@@ -217,7 +217,7 @@ public final class ConsoleFrontEnd: FrontEnd {
     }
 
     /// Shows `problem` as an error line, wrapped, the prompt and the half-typed line drawn again below it.
-    public func tell(_ problem: String) {
+    package func tell(_ problem: String) {
         write([ConsoleLine(problem, style: .error)], notice: true)
     }
 

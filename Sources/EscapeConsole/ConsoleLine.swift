@@ -6,9 +6,9 @@ import EscapeCore
 /// Its text never holds a control character (they are dropped as the line is made: see
 /// ``TerminalSafety``). The kind picks a colour when colour is asked for, and whether speech says the line: the numbered
 /// listing of a screen is for reading, and is not spoken on arrival.
-public struct ConsoleLine: Sendable, Hashable {
+package struct ConsoleLine: Sendable, Hashable {
     /// What kind of line it is.
-    public enum Style: Sendable, Hashable, CaseIterable {
+    package enum Style: Sendable, Hashable, CaseIterable {
         /// Narrative, feedback, the focus.
         case plain
         /// A screen's title, the start of a listing.
@@ -31,11 +31,11 @@ public struct ConsoleLine: Sendable, Hashable {
     }
 
     /// The text, without a terminator and without colour codes.
-    public var text: String
+    package var text: String
     /// What kind of line it is.
-    public var style: Style
+    package var style: Style
     /// Whether `--speech` says it.
-    public var spoken: Bool
+    package var spoken: Bool
 
     /// Creates a line.
     ///
@@ -43,7 +43,7 @@ public struct ConsoleLine: Sendable, Hashable {
     ///   - text: The text, on one line.
     ///   - style: What kind of line it is.
     ///   - spoken: Whether speech says it.
-    public init(_ text: String, style: Style = .plain, spoken: Bool = true) {
+    package init(_ text: String, style: Style = .plain, spoken: Bool = true) {
         // Whatever a text carries, the terminal gets no command from it (``TerminalSafety``).
         self.text = TerminalSafety.sanitized(text)
         self.style = style
@@ -54,7 +54,7 @@ public struct ConsoleLine: Sendable, Hashable {
     ///
     /// - Parameter color: Whether to add colour codes.
     /// - Returns: The text, without a terminator.
-    public func formatted(color: Bool) -> String {
+    package func formatted(color: Bool) -> String {
         guard color, let code = style.colorCode else { return text }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }

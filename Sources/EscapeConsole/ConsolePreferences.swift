@@ -10,12 +10,12 @@ import Musl
 ///
 /// The file holds lines `NAME VALUE`; unknown lines are ignored, so a newer game's file still reads.
 /// It is written whole to a temporary file and renamed, so it is never half written.
-public struct ConsolePreferences: Sendable, Hashable {
+package struct ConsolePreferences: Sendable, Hashable {
     /// The file.
-    public let path: String
+    package let path: String
 
     /// Preferences kept in `path`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
@@ -23,13 +23,13 @@ public struct ConsolePreferences: Sendable, Hashable {
     ///
     /// - Parameter save: The save file's path.
     /// - Returns: The preferences.
-    public static func beside(save: String) -> ConsolePreferences {
+    package static func beside(save: String) -> ConsolePreferences {
         guard let slash = save.lastIndex(of: "/") else { return ConsolePreferences(path: "console-preferences") }
         return ConsolePreferences(path: save[...slash] + "console-preferences")
     }
 
     /// Whether timed levels run with a clock, if the player said (reads the file).
-    public var timePressure: Bool? {
+    package var timePressure: Bool? {
         for line in contents().split(separator: "\n") {
             let words = line.split(separator: " ")
             guard words.count == 2, words[0] == "time-pressure" else { continue }
@@ -44,7 +44,7 @@ public struct ConsolePreferences: Sendable, Hashable {
     /// - Parameter on: Whether timed levels run with a clock.
     /// - Returns: `false` when the file could not be written; the game goes on without it.
     @discardableResult
-    public func keep(timePressure on: Bool) -> Bool {
+    package func keep(timePressure on: Bool) -> Bool {
         let bytes = Array("time-pressure \(on ? "on" : "off")\n".utf8)
         let temporary = "\(path).tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

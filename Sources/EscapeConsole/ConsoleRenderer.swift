@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
+package import EscapeProtocol
 
 /// Turns the session's events into lines a screen reader reads well.
 ///
@@ -8,22 +8,22 @@ public import EscapeProtocol
 /// (`Hint:`, `Error:`); a new screen is listed whole, its items numbered. Nothing is redrawn and the
 /// cursor never moves: the terminal's scrollback is the transcript of the game. The renderer remembers
 /// what it was shown in ``context``, for the parser and for `help`.
-public struct ConsoleRenderer: Sendable {
+package struct ConsoleRenderer: Sendable {
     /// What the events showed so far.
-    public private(set) var context = ConsoleContext()
+    package private(set) var context = ConsoleContext()
     /// Solved levels at the last `progress` event, to tell only about changes.
     private var solvedCount: Int?
     /// The rotor's name and item just shown, which the announcement after a rotor event repeats.
     private var rotorWords: [String] = []
     /// Whether anything was announced since the screen on show arrived: `again` repeats it if so, and
     /// the screen's opening otherwise.
-    public private(set) var announcedSinceScreen = false
+    package private(set) var announcedSinceScreen = false
     /// The element whose actions this reply listed already (on focus): activating it then says nothing
     /// more of them.
     private var actionsListed: String?
     /// Whether each of the last ten seconds gets its line (for a countdown drawn in place); otherwise
     /// only 10, 5, 3 and 1 do, at least two seconds apart, so a reader can follow them.
-    public var countdownEverySecond = false
+    package var countdownEverySecond = false
 
     /// The seconds said of the last ten, unless ``countdownEverySecond``.
     static let countdownMarks: Set<Int> = [10, 5, 3, 1]
@@ -37,7 +37,7 @@ public struct ConsoleRenderer: Sendable {
     private var noticeText: String?
 
     /// Creates a renderer that has seen nothing yet.
-    public init() {}
+    package init() {}
 
     /// Renders the events that answer one command, or that came unasked (a hint unlocking).
     ///
@@ -46,7 +46,7 @@ public struct ConsoleRenderer: Sendable {
     ///   - command: The command they answer, if any: `state` shows progress in full, and a move to where the
     ///     focus already is, or a quiet `wait`, still gets a line, so the player hears an answer.
     /// - Returns: The lines to write, in order.
-    public mutating func render(_ events: [StampedEvent], answering command: Command? = nil) -> [ConsoleLine] {
+    package mutating func render(_ events: [StampedEvent], answering command: Command? = nil) -> [ConsoleLine] {
         var lines: [ConsoleLine] = []
         for stamped in events {
             lines += render(stamped.event, answering: command)
@@ -243,7 +243,7 @@ public struct ConsoleRenderer: Sendable {
     ///
     /// - Parameter more: Whether to list the commands `help` leaves out.
     /// - Returns: The lines.
-    public func help(more: Bool = false) -> [ConsoleLine] {
+    package func help(more: Bool = false) -> [ConsoleLine] {
         let magicTap = context.screen?.magicTap?.label
         let escape = context.screen?.escape?.label
         let verbs = ConsoleVerb.allCases.filter { ConsoleVerb.essentials.contains($0) != more }
@@ -253,7 +253,7 @@ public struct ConsoleRenderer: Sendable {
     }
 
     /// The current screen's items, numbered, and the focus.
-    public func listing() -> [ConsoleLine] {
+    package func listing() -> [ConsoleLine] {
         guard let screen = context.screen else { return [ConsoleLine(words(.nothingOnScreen))] }
         var lines = [ConsoleLine(heading(of: screen), style: .title)] + items(of: screen, spoken: true)
         if let focus = context.focus { lines.append(ConsoleLine(focusLine(focus))) }
@@ -261,12 +261,12 @@ public struct ConsoleRenderer: Sendable {
     }
 
     /// The focus, if there is one.
-    public func focusLines() -> [ConsoleLine] {
+    package func focusLines() -> [ConsoleLine] {
         context.focus.map { [ConsoleLine(focusLine($0))] } ?? []
     }
 
     /// The focused item's custom actions.
-    public func actionsListing() -> [ConsoleLine] {
+    package func actionsListing() -> [ConsoleLine] {
         guard let list = context.actions else { return [ConsoleLine(words(.noActions))] }
         return [ConsoleLine(actionsLine(list))]
     }

@@ -12,12 +12,12 @@ import Musl
 /// written. On a shared machine nothing planted by someone else is followed: the folder is made `0700`
 /// and must be a real folder of this user, files are opened with `O_NOFOLLOW`, and a slot that is not a
 /// regular file of this user is not read.
-public struct SaveSlots: Sendable, Hashable {
+package struct SaveSlots: Sendable, Hashable {
     /// The folder holding the slots.
-    public let folder: String
+    package let folder: String
 
     /// Slots kept in `folder`.
-    public init(folder: String) {
+    package init(folder: String) {
         self.folder = folder
     }
 
@@ -25,16 +25,16 @@ public struct SaveSlots: Sendable, Hashable {
     ///
     /// - Parameter save: The save file's path.
     /// - Returns: The slots.
-    public static func beside(save: String) -> SaveSlots {
+    package static func beside(save: String) -> SaveSlots {
         guard let slash = save.lastIndex(of: "/") else { return SaveSlots(folder: "slots") }
         return SaveSlots(folder: save[...slash] + "slots")
     }
 
     /// The largest slot read, in bytes: a snapshot is far smaller.
-    public static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
 
     /// The longest slot name, in characters.
-    public static let maximumNameLength = 40
+    package static let maximumNameLength = 40
 
     /// What a slot file's name ends with.
     static let suffix = ".snapshot"
@@ -47,7 +47,7 @@ public struct SaveSlots: Sendable, Hashable {
     ///
     /// - Parameter typed: The name as typed.
     /// - Returns: The name as kept, or `nil`.
-    public static func name(_ typed: String) -> String? {
+    package static func name(_ typed: String) -> String? {
         guard !typed.isEmpty, typed.count <= maximumNameLength,
             typed.unicodeScalars.allSatisfy({ $0.isASCII && (isLetterOrDigit($0) || $0 == "-" || $0 == "_") })
         else { return nil }
@@ -59,7 +59,7 @@ public struct SaveSlots: Sendable, Hashable {
     }
 
     /// Why a slot could not be kept or read.
-    public enum Failure: Error, Sendable, Hashable {
+    package enum Failure: Error, Sendable, Hashable {
         /// No slot has this name.
         case missing
         /// The slot is larger than ``SaveSlots/maximumSize``.
@@ -73,7 +73,7 @@ public struct SaveSlots: Sendable, Hashable {
     }
 
     /// Where the slot `name` is kept.
-    public func path(of name: String) -> String {
+    package func path(of name: String) -> String {
         "\(folder)/\(name)\(Self.suffix)"
     }
 
@@ -84,7 +84,7 @@ public struct SaveSlots: Sendable, Hashable {
     ///   - blob: The snapshot.
     ///   - name: The slot's name, as ``name(_:)`` gives it.
     /// - Throws: ``Failure`` when the folder is not safe to write in or a write fails; nothing is left half written.
-    public func keep(_ blob: String, as name: String) throws(Failure) {
+    package func keep(_ blob: String, as name: String) throws(Failure) {
         try makeFolder()
         let target = path(of: name)
         let temporary = "\(folder)/.\(name).tmp-\(getpid())"
@@ -119,7 +119,7 @@ public struct SaveSlots: Sendable, Hashable {
     /// - Parameter name: The slot's name, as ``name(_:)`` gives it.
     /// - Returns: The blob, at most ``maximumSize`` bytes, starting as every snapshot does.
     /// - Throws: ``Failure``: missing, too large, not a snapshot, not this user's regular file, unreadable.
-    public func blob(_ name: String) throws(Failure) -> String {
+    package func blob(_ name: String) throws(Failure) -> String {
         let path = path(of: name)
         try checkFolder()
         let descriptor = retrying { open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
@@ -153,7 +153,7 @@ public struct SaveSlots: Sendable, Hashable {
 
     /// The slots' names, the newest first (wraps `opendir`, `readdir`, `lstat`); none when the folder
     /// cannot be read or is not safe to read.
-    public func names() -> [String] {
+    package func names() -> [String] {
         guard (try? checkFolder()) != nil, let stream = opendir(folder) else { return [] }
         defer { closedir(stream) }
         var found: [(name: String, seconds: Int, nanoseconds: Int)] = []

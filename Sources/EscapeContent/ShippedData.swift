@@ -73,7 +73,7 @@ public enum ShippedData {
     /// The folder holding `kind` for the running executable.
     ///
     /// - Parameter kind: The data wanted.
-    /// - Returns: The folder's path, or `nil` when no place searched has it (``notFound(_:)`` says which).
+    /// - Returns: The folder's path, or `nil` when no place searched has it (`notFound(_:)` says which).
     public static func folder(_ kind: Kind) -> String? {
         places(kind, forExecutable: executablePath).first(where: isDirectory)
     }

@@ -14,9 +14,9 @@ import Musl
 /// of the same signal, so the exit status is still 128 + the signal. It runs on its own stack, so a stack
 /// overflow is reported too, and calls only async-signal-safe functions (`write`, `tcsetattr`,
 /// `sigaction`, `raise`) on text made before. `EFB_BACKTRACE=1` keeps Swift's backtracer, for developers.
-public enum CrashLine {
+package enum CrashLine {
     /// The signals handled, with their names.
-    public static let signals: [(number: Int32, name: String)] = [
+    package static let signals: [(number: Int32, name: String)] = [
         (SIGSEGV, "SIGSEGV"), (SIGBUS, "SIGBUS"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP"), (SIGFPE, "SIGFPE"),
         (SIGABRT, "SIGABRT"),
     ]
@@ -31,7 +31,7 @@ public enum CrashLine {
     /// Installs the handler, unless `EFB_BACKTRACE=1`.
     ///
     /// - Parameter french: Whether to say it in French (from `LC_ALL`, `LC_MESSAGES` or `LANG`).
-    public static func install(french: Bool) {
+    package static func install(french: Bool) {
         guard getenv("EFB_BACKTRACE").map({ String(cString: $0) }) != "1" else { return }
         let table = UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>.allocate(capacity: 65)
         table.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: 65)
@@ -62,7 +62,7 @@ public enum CrashLine {
     }
 
     /// The line said for `signal`.
-    public static func line(signal: Int32, name: String, french: Bool) -> String {
+    package static func line(signal: Int32, name: String, french: Bool) -> String {
         let status = 128 + Int(signal)
         return french
             ? "\r\nefb s’est arrêté sur une erreur interne (\(name)). Votre progression est enregistrée "

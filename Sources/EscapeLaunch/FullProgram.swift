@@ -16,15 +16,15 @@ import Darwin
 /// MiB; the whole program is found beside `efb` (a build folder, or an unpacked tree) or where the
 /// Debian package installs it, `../libexec/efb/efb-full` from `/usr/games/efb`; when `efb`'s own path is
 /// unknown (no `/proc`), at `libexec/efb/efb-full` under the package's prefix (``ShippedData/installPrefix``).
-public enum FullProgram {
+package enum FullProgram {
     /// The whole program's file name.
-    public static let name = "efb-full"
+    package static let name = "efb-full"
 
     /// Where the whole program may be for an `efb` at `executable`, in the order they are tried.
     ///
     /// - Parameter executable: `efb`'s own path, links resolved, or `nil` when it is unknown.
     /// - Returns: Beside it, then `../libexec/efb/` from its folder; without it, the package's place.
-    public static func candidates(forExecutable executable: String?) -> [String] {
+    package static func candidates(forExecutable executable: String?) -> [String] {
         guard let executable else { return ["\(ShippedData.installPrefix)/libexec/efb/\(name)"] }
         let folder = ShippedData.parent(of: executable)
         return ["\(folder)/\(name)", "\(folder)/../libexec/efb/\(name)"]
@@ -33,7 +33,7 @@ public enum FullProgram {
     /// Replaces this process with the whole program, given `arguments` (without the program's name).
     ///
     /// When it cannot be started, says so on standard error and ends with status 69 (EX_UNAVAILABLE).
-    public static func exec(arguments: [String]) -> Never {
+    package static func exec(arguments: [String]) -> Never {
         let places = candidates(forExecutable: ShippedData.executablePath)
         // The program's name stays what the person typed: messages and help say `efb`.
         let argv = [CommandLine.arguments.first ?? "efb"] + arguments

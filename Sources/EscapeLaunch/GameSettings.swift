@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeContent
-public import EscapeCore
-public import EscapeRuntime
+package import EscapeCore
+package import EscapeRuntime
 import EscapeSaves
 
 /// The choices that make a game, whichever way it is played: what `efb`'s game options say.
@@ -9,9 +9,9 @@ import EscapeSaves
 /// `efb` reads them from its command line: the pipe's own reader (``PipeCommandLine``) and
 /// ArgumentParser's `GameOptions` for every front end. Both make their game here, so a game is set up
 /// one way.
-public struct GameSettings: Hashable, Sendable {
+package struct GameSettings: Hashable, Sendable {
     /// The clock a game keeps time with.
-    public enum Clock: String, Hashable, Sendable, CaseIterable {
+    package enum Clock: String, Hashable, Sendable, CaseIterable {
         /// The monotonic clock.
         case real
         /// Time moves only with the `wait` command.
@@ -19,31 +19,31 @@ public struct GameSettings: Hashable, Sendable {
     }
 
     /// Seed of the generator that shuffles answers.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// The clock.
-    public var clock = Clock.real
+    package var clock = Clock.real
     /// The save file; `nil` for the default path.
-    public var save: String?
+    package var save: String?
     /// Progress kept in memory only.
-    public var memorySave = false
+    package var memorySave = false
     /// Play from a save another game is using, without saving.
-    public var readOnlySave = false
+    package var readOnlySave = false
     /// The adventure's language; `nil` for the environment's.
-    public var locale: String?
+    package var locale: String?
     /// An adventure file instead of the shipped one.
-    public var adventure: String?
+    package var adventure: String?
     /// Time between two hints unlocking.
-    public var hintInterval = HintInterval.standard
+    package var hintInterval = HintInterval.standard
     /// Every hint unlocked as soon as a level starts.
-    public var hintsAtOnce = false
+    package var hintsAtOnce = false
     /// Timed levels played without a clock.
-    public var noTimePressure = false
+    package var noTimePressure = false
 
     /// The default game.
-    public init() {}
+    package init() {}
 
     /// Why these settings cannot make a game, as a sentence naming the options; `nil` when they can.
-    public var problem: String? {
+    package var problem: String? {
         if memorySave && save != nil { return "--save and --memory-save cannot be used together." }
         return hintInterval.problem
     }
@@ -53,7 +53,7 @@ public struct GameSettings: Hashable, Sendable {
     ///
     /// - Parameter locale: The locale asked for, by `--locale` or the environment.
     /// - Returns: The line for standard error, with the languages there are.
-    public static func unknownLocaleWarning(_ locale: String) -> String? {
+    package static func unknownLocaleWarning(_ locale: String) -> String? {
         let language = LocaleLanguage.code(of: locale)
         guard AdventureLoader.bundledLocale(for: locale) == nil, !language.isEmpty, language != "c",
             language != "posix"
@@ -63,7 +63,7 @@ public struct GameSettings: Hashable, Sendable {
     }
 
     /// The engine's options these settings give.
-    public var engineOptions: EngineOptions {
+    package var engineOptions: EngineOptions {
         EngineOptions(
             hintInterval: hintInterval.milliseconds ?? HintInterval.range.lowerBound,
             hintsAtOnce: hintsAtOnce,
@@ -73,7 +73,7 @@ public struct GameSettings: Hashable, Sendable {
     }
 
     /// A new clock of the kind chosen.
-    public func makeClock() -> any GameClock {
+    package func makeClock() -> any GameClock {
         clock == .virtual ? VirtualClock() : MonotonicClock()
     }
 
@@ -87,7 +87,7 @@ public struct GameSettings: Hashable, Sendable {
     /// - Throws: ``LaunchFailure`` with status 65 when the adventure cannot be played, 64 when the save
     ///   is not one, 75 when another game holds it (unless read-only), each after a plain message.
     /// - Returns: The game, its save opened.
-    public func makeHost(
+    package func makeHost(
         whenLocked: SaveKeeper.WhenLocked? = nil,
         environment: [String: String] = ProcessEnvironment.current,
         report: (String) -> Void = StandardError.write
@@ -146,7 +146,7 @@ public struct GameSettings: Hashable, Sendable {
     /// plus `i`.
     ///
     /// - Throws: ``LaunchFailure`` with status 65 when the adventure cannot be played.
-    public func makePool(
+    package func makePool(
         games count: Int,
         environment: [String: String] = ProcessEnvironment.current,
         report: (String) -> Void = StandardError.write
@@ -184,10 +184,10 @@ public struct GameSettings: Hashable, Sendable {
 }
 
 /// A game that could not start: its message was reported; the process ends with `status`.
-public struct LaunchFailure: Error, Hashable, Sendable {
+package struct LaunchFailure: Error, Hashable, Sendable {
     /// The exit status (sysexits: 64 usage, 65 data, 69 unavailable, 75 try again).
-    public let status: Int32
+    package let status: Int32
 
     /// A failure ending with `status`.
-    public init(status: Int32) { self.status = status }
+    package init(status: Int32) { self.status = status }
 }

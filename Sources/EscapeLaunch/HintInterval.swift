@@ -3,20 +3,20 @@
 ///
 /// Parsed by hand: `Double` would take `0x10`, `inf` and `1e-9`, and a fraction of a millisecond would
 /// become 0 ms. The text is kept so a refusal can say what was wrong with it.
-public struct HintInterval: Hashable, Sendable {
+package struct HintInterval: Hashable, Sendable {
     /// The default: 30 seconds.
-    public static let standard = Self(text: "30")
+    package static let standard = Self(text: "30")
     /// The milliseconds allowed: one millisecond to one day.
-    public static let range: ClosedRange<Int64> = 1...86_400_000
+    package static let range: ClosedRange<Int64> = 1...86_400_000
 
     /// What was written.
-    public let text: String
+    package let text: String
     /// The milliseconds it says; `nil` when it is not digits with an optional fraction of at most three
     /// digits (below a millisecond), or when it is too large to count.
-    public let milliseconds: Int64?
+    package let milliseconds: Int64?
 
     /// Reads `text` as seconds.
-    public init(text: String) {
+    package init(text: String) {
         self.text = text
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = parts[0]
@@ -34,7 +34,7 @@ public struct HintInterval: Hashable, Sendable {
     }
 
     /// Why the interval cannot be used, in a sentence naming the option; `nil` when it can.
-    public var problem: String? {
+    package var problem: String? {
         guard let milliseconds else {
             return
                 "--hint-interval takes seconds in decimal digits, to the millisecond (at most three after the point), "

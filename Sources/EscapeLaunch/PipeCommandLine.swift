@@ -20,24 +20,24 @@ import Darwin
 /// reads exactly as the whole program's ArgumentParser does (a test compares the two on thousands of
 /// command lines); anything else (help, an unknown word, a value that is refused) gets `nil`, and the
 /// whole program answers it with ArgumentParser's own messages.
-public struct PipeCommandLine: Hashable, Sendable {
+package struct PipeCommandLine: Hashable, Sendable {
     /// The most games one pipe hosts.
-    public static let maximumGames = GamePool.maximumGames
+    package static let maximumGames = GamePool.maximumGames
 
     /// The game options.
-    public var settings: GameSettings
+    package var settings: GameSettings
     /// How many games the pipe hosts (`--games`).
-    public var games: Int
+    package var games: Int
 
     /// A pipe hosting `games` games made with `settings`.
-    public init(settings: GameSettings, games: Int = 1) {
+    package init(settings: GameSettings, games: Int = 1) {
         self.settings = settings
         self.games = games
     }
 
     /// Why `--games` cannot be used with these settings, as a sentence naming the options; `nil` when
     /// it can.
-    public var problem: String? {
+    package var problem: String? {
         guard (1...Self.maximumGames).contains(games) else {
             return "--games must be between 1 and \(Self.maximumGames) (not \(games))."
         }
@@ -49,7 +49,7 @@ public struct PipeCommandLine: Hashable, Sendable {
     }
 
     /// The words `efb` takes as its own options rather than the pipe's: they choose no subcommand.
-    public static let topLevelFlags = [
+    package static let topLevelFlags = [
         "-h", "--help", "-help", "--version", "--generate-completion-script", "--experimental-dump-help",
     ]
 
@@ -58,7 +58,7 @@ public struct PipeCommandLine: Hashable, Sendable {
     ///
     /// - Parameter first: The first argument after the program's name, if any.
     /// - Returns: `true` for a word or a top-level flag, `false` for none or an option of the pipe's.
-    public static func choosesForItself(_ first: String?) -> Bool {
+    package static func choosesForItself(_ first: String?) -> Bool {
         guard let first else { return false }
         return !first.hasPrefix("-") || topLevelFlags.contains { first == $0 || first.hasPrefix($0 + "=") }
     }
@@ -72,7 +72,7 @@ public struct PipeCommandLine: Hashable, Sendable {
     ///
     /// `nil` when the arguments do something else, or anything the whole program should answer (help,
     /// an unknown option, a value it refuses).
-    public init?(arguments: [String], standardInputIsTerminal: Bool) {
+    package init?(arguments: [String], standardInputIsTerminal: Bool) {
         let options: ArraySlice<String>
         if arguments.first == "pipe" {
             options = arguments.dropFirst()
@@ -138,7 +138,7 @@ public struct PipeCommandLine: Hashable, Sendable {
     }
 
     /// What `efb pipe` says at a terminal, where a person may have started it by mistake.
-    public static var terminalNote: String {
+    package static var terminalNote: String {
         func line(_ command: Command) -> String {
             JSONWriter.string(RequestEncoder.json(Request(command: command)))
         }
@@ -151,7 +151,7 @@ public struct PipeCommandLine: Hashable, Sendable {
     ///
     /// - Parameter environment: The process environment, when the caller has read it already.
     /// - Returns: The exit status: 0, or a ``LaunchFailure``'s after its message.
-    public func run(environment: [String: String] = ProcessEnvironment.current) -> Int32 {
+    package func run(environment: [String: String] = ProcessEnvironment.current) -> Int32 {
         if isatty(0) == 1 { StandardError.write(Self.terminalNote) }
         signal(SIGPIPE, SIG_IGN)
         let host: any GameHost

@@ -11,9 +11,9 @@ import Darwin
 #endif
 
 /// The process's environment variables, read from `environ` (no Foundation).
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// Every variable, by name; of a name given twice, the first (as `getenv` finds it).
-    public static var current: [String: String] {
+    package static var current: [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -35,7 +35,7 @@ public enum ProcessEnvironment {
     ///   - path: A path as given on the command line.
     ///   - environment: The process environment.
     /// - Returns: The path, its tilde replaced; unchanged when it has none or names no known user.
-    public static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+    package static func expandingTilde(_ path: String, environment: [String: String]) -> String {
         guard path.hasPrefix("~") else { return path }
         let slash = path.firstIndex(of: "/") ?? path.endIndex
         let user = path[path.index(after: path.startIndex)..<slash]
@@ -53,21 +53,21 @@ public enum ProcessEnvironment {
 
     /// The language messages are said in: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set
     /// and not empty.
-    public static func messageLocale(in environment: [String: String]) -> String? {
+    package static func messageLocale(in environment: [String: String]) -> String? {
         LocaleLanguage.fromEnvironment(environment)
     }
 
     /// Whether the environment asks for French messages (``messageLocale(in:)``'s language is `fr`).
-    public static func messageLocaleIsFrench(in environment: [String: String]) -> Bool {
+    package static func messageLocaleIsFrench(in environment: [String: String]) -> Bool {
         LocaleLanguage.isFrench(messageLocale(in: environment))
     }
 }
 
 /// Standard error, where every message for people goes (standard output carries protocol lines only).
-public enum StandardError {
+package enum StandardError {
     /// Writes `text` whole (``FileOutput/write(_:)``: retried after signals and short writes); a closed
     /// standard error loses it.
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         _ = FileOutput(descriptor: 2).write(Array(text.utf8))
     }
 }

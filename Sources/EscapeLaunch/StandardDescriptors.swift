@@ -15,10 +15,10 @@ import Darwin
 /// to the next file it opens: the save's lock file would become standard output (protocol lines written
 /// into it) or standard input (its lines read as commands). Each closed one is opened on `/dev/null`
 /// first thing, as daemons and shells do.
-public enum StandardDescriptors {
+package enum StandardDescriptors {
     /// What both executables do first thing: descriptors 0-2 opened (``ensureOpen()``), then the stop
     /// signals held until their handlers exist (``StopSignals/hold()``).
-    public static func prepareProcess() {
+    package static func prepareProcess() {
         ensureOpen()
         StopSignals.hold()
     }
@@ -27,7 +27,7 @@ public enum StandardDescriptors {
     ///
     /// - Returns: The descriptors that were closed and now read or write nothing.
     @discardableResult
-    public static func ensureOpen() -> [Int32] {
+    package static func ensureOpen() -> [Int32] {
         var opened: [Int32] = []
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             // The lowest free number is the one closed: open gives it. Read-write serves any of the three.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeRuntime
+package import EscapeRuntime
 
 #if canImport(FoundationEssentials)
 // Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
@@ -15,21 +15,21 @@ import Musl
 #endif
 
 /// How a finished child process ended.
-public enum ChildExit: Sendable, Hashable {
+package enum ChildExit: Sendable, Hashable {
     /// It exited with this status.
     case exited(Int32)
     /// A signal ended it.
     case signalled(Int32)
 
     /// Whether it exited with status 0.
-    public var succeeded: Bool { self == .exited(0) }
+    package var succeeded: Bool { self == .exited(0) }
 }
 
 /// Starts, watches and stops the player's processes: the seam between ``SoundPlayer`` and the system.
 ///
 /// None of its methods waits for a process that is still playing, except ``stop(_:)``, which waits
 /// only for a process it has just asked to end.
-public protocol ChildProcesses: AnyObject {
+package protocol ChildProcesses: AnyObject {
     /// Starts `arguments` (a program's path, then its arguments) without waiting for it.
     ///
     /// - Returns: The process id, or the error number when it could not start.
@@ -47,12 +47,12 @@ public protocol ChildProcesses: AnyObject {
 /// close-on-exec are closed in the child), in a process group of its own (a Ctrl-C at the terminal is the
 /// game's to handle, and stopping it stops what it started), with the default action for every signal
 /// and none blocked.
-public final class SpawnedProcesses: ChildProcesses {
+package final class SpawnedProcesses: ChildProcesses {
     /// Creates the launcher.
-    public init() {}
+    package init() {}
 
     /// Wraps `posix_spawn`: quiet, in a process group of its own, inheriting none of our descriptors.
-    public func start(_ arguments: [String]) -> Result<Int32, SpawnError> {
+    package func start(_ arguments: [String]) -> Result<Int32, SpawnError> {
         QuietSpawn.start(arguments[0], arguments: arguments, closing: Self.inheritable(), ownProcessGroup: true)
     }
 
@@ -68,7 +68,7 @@ public final class SpawnedProcesses: ChildProcesses {
     }
 
     /// Wraps `waitpid` with `WNOHANG`.
-    public func exit(of pid: Int32) -> ChildExit? {
+    package func exit(of pid: Int32) -> ChildExit? {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
         if result == 0 || (result < 0 && errno == EINTR) { return nil }
@@ -85,7 +85,7 @@ public final class SpawnedProcesses: ChildProcesses {
     ///
     /// Nothing sleeps: a stopped sound is one that must go silent now, and a player that ignores SIGTERM
     /// (or a shell that waits for its own child) cannot hold the game up.
-    public func stop(_ pid: Int32) {
+    package func stop(_ pid: Int32) {
         guard exit(of: pid) == nil else { return }
         kill(-pid, SIGTERM)
         if exit(of: pid) != nil {

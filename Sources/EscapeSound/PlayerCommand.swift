@@ -12,34 +12,34 @@ import Darwin
 /// ``locate(environment:)`` picks one of the command-line players Debian ships, for the sound server
 /// that runs: `pw-play` (package pipewire-bin) for PipeWire, `paplay` (pulseaudio-utils) for PulseAudio,
 /// `aplay` (alsa-utils) for plain ALSA. ``shell(_:)`` runs a command of the player's choosing.
-public struct PlayerCommand: Sendable, Hashable, CustomStringConvertible {
+package struct PlayerCommand: Sendable, Hashable, CustomStringConvertible {
     /// The program and its first arguments; the file's path comes after them.
-    public var arguments: [String]
+    package var arguments: [String]
     /// What the player knows it by (`pw-play`, or the command they gave).
-    public var name: String
+    package var name: String
 
     /// A command from its program and first arguments.
-    public init(arguments: [String], name: String) {
+    package init(arguments: [String], name: String) {
         precondition(!arguments.isEmpty, "a player command needs a program")
         self.arguments = arguments
         self.name = name
     }
 
     /// The command line that plays `file`.
-    public func arguments(playing file: String) -> [String] { arguments + [file] }
+    package func arguments(playing file: String) -> [String] { arguments + [file] }
 
     /// The name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// A shell command (`--sound-player`): `/bin/sh` runs it with the file's path as its last argument.
     ///
     /// The shell `exec`s it, so the process the game starts and stops is the player itself.
-    public static func shell(_ command: String) -> PlayerCommand {
+    package static func shell(_ command: String) -> PlayerCommand {
         PlayerCommand(arguments: ["/bin/sh", "-c", "exec \(command) \"$@\"", "efb-sound"], name: command)
     }
 
     /// What to tell a player who asked for sound on a machine with no player.
-    public static let notFound =
+    package static let notFound =
         "efb: --sound found no sound player (pw-play from pipewire-bin, paplay from pulseaudio-utils, "
         + "aplay from alsa-utils) and no --sound-player; playing on without sound."
 
@@ -52,7 +52,7 @@ public struct PlayerCommand: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter environment: The environment (`PATH`, `XDG_RUNTIME_DIR`, ...).
     /// - Returns: The command, or `nil` when none of the players is installed.
-    public static func locate(environment: [String: String]) -> PlayerCommand? {
+    package static func locate(environment: [String: String]) -> PlayerCommand? {
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         func find(_ program: String) -> String? {
             for folder in path.split(separator: ":", omittingEmptySubsequences: true) {

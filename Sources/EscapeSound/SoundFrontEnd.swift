@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
-public import EscapeRuntime
+package import EscapeProtocol
+package import EscapeRuntime
 
 /// A front end that also plays the game's sounds: it hands every `sound` event to a ``SoundPlayer``
 /// and passes everything on to the front end it wraps.
@@ -10,17 +10,17 @@ public import EscapeRuntime
 /// knows. The player's ``SoundPlayer/deadline`` joins the wrapped front end's, so the ``EventLoop``
 /// wakes to reap a finished sound or to start an ambience again, and never waits for one. The owner
 /// calls ``SoundPlayer/stop()`` once the loop has ended.
-public final class SoundFrontEnd: FrontEnd {
+package final class SoundFrontEnd: FrontEnd {
     private let wrapped: any FrontEnd
     /// The player.
-    public let player: SoundPlayer
+    package let player: SoundPlayer
 
     /// Wraps `frontEnd`.
     ///
     /// - Parameters:
     ///   - frontEnd: The front end that reads the player and shows the game.
     ///   - player: Plays the sounds; it must use the loop's clock.
-    public init(_ frontEnd: any FrontEnd, player: SoundPlayer) {
+    package init(_ frontEnd: any FrontEnd, player: SoundPlayer) {
         self.wrapped = frontEnd
         self.player = player
         // The player's failure is told by the front end, as its own lines are.
@@ -28,27 +28,27 @@ public final class SoundFrontEnd: FrontEnd {
     }
 
     /// The wrapped front end's.
-    public var descriptors: [Int32] { wrapped.descriptors }
+    package var descriptors: [Int32] { wrapped.descriptors }
 
     /// The wrapped front end's.
-    public var writeDescriptors: [Int32] { wrapped.writeDescriptors }
+    package var writeDescriptors: [Int32] { wrapped.writeDescriptors }
 
     /// The nearer of the wrapped front end's and the player's.
-    public var deadline: Int64? {
+    package var deadline: Int64? {
         [wrapped.deadline, player.deadline].compactMap { $0 }.min()
     }
 
     /// The wrapped front end's.
-    public var isReady: Bool { wrapped.isReady }
+    package var isReady: Bool { wrapped.isReady }
 
     /// The wrapped front end's.
-    public var isClosed: Bool { wrapped.isClosed }
+    package var isClosed: Bool { wrapped.isClosed }
 
     /// The wrapped front end's.
-    public func opening() -> [SessionInput] { wrapped.opening() }
+    package func opening() -> [SessionInput] { wrapped.opening() }
 
     /// Lets the player do what is due, then the wrapped front end.
-    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         player.service(now: now)
         wrapped.service(readable: readable, now: now, submit: submit)
     }
@@ -56,7 +56,7 @@ public final class SoundFrontEnd: FrontEnd {
     /// Plays the sounds among `events`, then hands them all to the wrapped front end.
     ///
     /// `bye` stops the ambience.
-    public func show(_ events: [StampedEvent], now: Int64) {
+    package func show(_ events: [StampedEvent], now: Int64) {
         for stamped in events {
             if case .game(.sound(let cue)) = stamped.event {
                 player.play(cue, now: now)
@@ -70,12 +70,12 @@ public final class SoundFrontEnd: FrontEnd {
     }
 
     /// The wrapped front end's.
-    public func flush(now: Int64) {
+    package func flush(now: Int64) {
         wrapped.flush(now: now)
     }
 
     /// The wrapped front end's.
-    public func tell(_ problem: String) {
+    package func tell(_ problem: String) {
         wrapped.tell(problem)
     }
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeContent
-public import EscapeCore
+package import EscapeCore
 
 #if canImport(FoundationEssentials)
 // Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
@@ -14,28 +14,28 @@ import Foundation
 ///
 /// The shipped pack (``bundled``) is made by `scripts/make-sounds`; an ambience an adventure names but
 /// the pack lacks has no file, and plays as silence.
-public struct SoundPack: Sendable, Hashable {
+package struct SoundPack: Sendable, Hashable {
     /// The pack's folder.
-    public var folder: String
+    package var folder: String
 
     /// A pack in `folder`.
-    public init(folder: String) {
+    package init(folder: String) {
         self.folder = folder
     }
 
     /// The pack shipped with the game (``ShippedData``: `../share/games/efb/sounds` from the binary, or beside
     /// it when built); `nil` if it was not installed.
-    public static var bundled: SoundPack? {
+    package static var bundled: SoundPack? {
         ShippedData.folder(.sounds).map { SoundPack(folder: $0) }
     }
 
     /// The file of `cue`, if the pack has one.
-    public func file(for cue: SoundCue) -> String? {
+    package func file(for cue: SoundCue) -> String? {
         existing("\(folder)/cues/\(cue.rawValue).wav")
     }
 
     /// The file of `ambience`, if the pack has one.
-    public func file(for ambience: Ambience) -> String? {
+    package func file(for ambience: Ambience) -> String? {
         existing("\(folder)/ambiences/\(ambience.name).wav")
     }
 

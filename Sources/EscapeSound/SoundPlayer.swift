@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
+package import EscapeCore
 
 #if canImport(FoundationEssentials)
 // Foundation's essentials: all of Foundation would link ICU's 34 MB of data into efb-full.
@@ -20,22 +20,22 @@ import Foundation
 ///
 /// The first failure (a player that cannot start, or exits with an error) is told once, through
 /// `report`; the game goes on without the sound. It does not cross threads.
-public final class SoundPlayer {
+package final class SoundPlayer {
     /// How the player plays.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// The ambiences' volume, 0 (none) to 100 (as the pack has them); cues always play as they are.
-        public var ambienceVolume: Int
+        package var ambienceVolume: Int
         /// Where quieter copies of the ambiences are kept; `nil` plays them at full volume.
-        public var cacheFolder: String?
+        package var cacheFolder: String?
         /// How many cues may play at once; a new one stops the oldest.
-        public var maximumCues: Int
+        package var maximumCues: Int
         /// How long a cue's process may outlive its file before it is stopped, in milliseconds.
-        public var overrun: Int64
+        package var overrun: Int64
         /// How often a process that should have ended is checked again, in milliseconds.
-        public var checkInterval: Int64
+        package var checkInterval: Int64
 
         /// Creates options.
-        public init(
+        package init(
             ambienceVolume: Int = 100,
             cacheFolder: String? = nil,
             maximumCues: Int = 4,
@@ -51,7 +51,7 @@ public final class SoundPlayer {
 
         /// The cache folder of the environment: `$XDG_CACHE_HOME/escape-from-blindness/sounds`, or
         /// `~/.cache/escape-from-blindness/sounds`; `nil` without either variable.
-        public static func cacheFolder(environment: [String: String]) -> String? {
+        package static func cacheFolder(environment: [String: String]) -> String? {
             if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
                 return "\(cache)/escape-from-blindness/sounds"
             }
@@ -88,7 +88,7 @@ public final class SoundPlayer {
     private let processes: any ChildProcesses
     private let options: Options
     /// Where the first failure is told, in one line; a ``SoundFrontEnd`` sends it to the front end it wraps.
-    public var report: (String) -> Void
+    package var report: (String) -> Void
     private var cues: [Child] = []
     private var ambience: (name: Ambience, file: String, state: LoopState)?
     private var lengths: [String: Int64] = [:]
@@ -102,7 +102,7 @@ public final class SoundPlayer {
     ///   - processes: Starts and stops the player's processes.
     ///   - options: Volume, cache and timing.
     ///   - report: Where the first failure is told, in one line.
-    public init(
+    package init(
         command: PlayerCommand,
         pack: SoundPack,
         processes: any ChildProcesses = SpawnedProcesses(),
@@ -117,13 +117,13 @@ public final class SoundPlayer {
     }
 
     /// The ambience that loops now, if any.
-    public var currentAmbience: Ambience? { ambience?.name }
+    package var currentAmbience: Ambience? { ambience?.name }
 
     /// How many cues are still playing.
-    public var playingCues: Int { cues.count }
+    package var playingCues: Int { cues.count }
 
     /// When ``service(now:)`` next has something to do; `nil` while nothing plays.
-    public var deadline: Int64? {
+    package var deadline: Int64? {
         var deadlines = cues.map(\.check)
         switch ambience?.state {
         case .playing(let child): deadlines.append(child.check)
@@ -134,7 +134,7 @@ public final class SoundPlayer {
     }
 
     /// Starts `cue`'s file; a cue the pack lacks is skipped.
-    public func play(_ cue: SoundCue, now: Int64) {
+    package func play(_ cue: SoundCue, now: Int64) {
         guard let file = pack.file(for: cue) else { return }
         if cues.count >= options.maximumCues {
             processes.stop(cues.removeFirst().pid)
@@ -143,7 +143,7 @@ public final class SoundPlayer {
     }
 
     /// Loops `ambience` instead of the one that plays; the same one goes on as it is.
-    public func loop(_ ambience: Ambience, now: Int64) {
+    package func loop(_ ambience: Ambience, now: Int64) {
         guard ambience != self.ambience?.name else { return }
         stopAmbience()
         guard options.ambienceVolume > 0, let file = ambienceFile(ambience) else {
@@ -155,20 +155,20 @@ public final class SoundPlayer {
     }
 
     /// Stops the ambience.
-    public func stopAmbience() {
+    package func stopAmbience() {
         if case .playing(let child) = ambience?.state { processes.stop(child.pid) }
         ambience = nil
     }
 
     /// Stops every sound and reaps its process.
-    public func stop() {
+    package func stop() {
         stopAmbience()
         for cue in cues { processes.stop(cue.pid) }
         cues = []
     }
 
     /// Reaps the processes that ended, stops cues that overran, and starts the ambience again when due.
-    public func service(now: Int64) {
+    package func service(now: Int64) {
         cues = cues.compactMap { child in
             if let exit = processes.exit(of: child.pid) {
                 if !exit.succeeded { tell(exit) }

@@ -15,9 +15,9 @@ import Musl
 /// descriptors, so it wakes, and ``WebFrontEnd`` takes the queue in the loop's own thread. The other
 /// way, the front end hands each tab's text to that tab's ``Outbox``, which the server's task for the
 /// tab writes to its WebSocket.
-public final class WebBridge: Sendable {
+package final class WebBridge: Sendable {
     /// What a tab did, in the order it happened.
-    public enum Arrival: Sendable {
+    package enum Arrival: Sendable {
         /// A tab connected; `client` is the page's own name for itself, kept across reloads.
         case opened(tab: Int, client: String, outbox: Outbox)
         /// A tab sent a text message.
@@ -27,11 +27,11 @@ public final class WebBridge: Sendable {
     }
 
     /// Text on its way to one tab: it yields to the stream the server writes to the tab's socket.
-    public struct Outbox: Sendable {
+    package struct Outbox: Sendable {
         private let continuation: AsyncStream<String>.Continuation
 
         /// An outbox and the stream it fills, holding at most `limit` messages not yet written.
-        public static func make(limit: Int = 4096) -> (Outbox, AsyncStream<String>) {
+        package static func make(limit: Int = 4096) -> (Outbox, AsyncStream<String>) {
             let (stream, continuation) = AsyncStream.makeStream(
                 of: String.self,
                 bufferingPolicy: .bufferingOldest(limit)
@@ -41,13 +41,13 @@ public final class WebBridge: Sendable {
 
         /// Queues `text`; `false` when the tab let too much pile up or is gone.
         @discardableResult
-        public func send(_ text: String) -> Bool {
+        package func send(_ text: String) -> Bool {
             if case .enqueued = continuation.yield(text) { return true }
             return false
         }
 
         /// Ends the stream: the server closes the tab's socket once what was queued is written.
-        public func finish() {
+        package func finish() {
             continuation.finish()
         }
     }
@@ -60,11 +60,11 @@ public final class WebBridge: Sendable {
 
     private let state = Mutex(State())
     /// The self-pipe's reading end, polled by the loop.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private let writingEnd: Int32
 
     /// Creates a bridge and its self-pipe.
-    public init() {
+    package init() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             fatalError("efb web: no self-pipe (\(String(cString: strerror(errno))))")
@@ -83,7 +83,7 @@ public final class WebBridge: Sendable {
     }
 
     /// A tab connected (server side): returns its number.
-    public func open(client: String, outbox: Outbox) -> Int {
+    package func open(client: String, outbox: Outbox) -> Int {
         let tab = state.withLock { state in
             let tab = state.nextTab
             state.nextTab += 1
@@ -95,19 +95,19 @@ public final class WebBridge: Sendable {
     }
 
     /// A tab sent `text` (server side).
-    public func receive(_ text: String, from tab: Int) {
+    package func receive(_ text: String, from tab: Int) {
         state.withLock { $0.arrivals.append(.message(tab: tab, text: text)) }
         wake()
     }
 
     /// A tab's connection ended (server side).
-    public func close(tab: Int) {
+    package func close(tab: Int) {
         state.withLock { $0.arrivals.append(.closed(tab: tab)) }
         wake()
     }
 
     /// Takes what arrived since the last call (loop side), emptying the self-pipe.
-    public func take() -> [Arrival] {
+    package func take() -> [Arrival] {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(descriptor, &buffer, buffer.count) > 0 {}
         return state.withLock { state in

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
+package import EscapeCore
 import EscapeJSON
-public import EscapeProtocol
-public import EscapeRuntime
+package import EscapeProtocol
+package import EscapeRuntime
 
 #if canImport(Glibc)
 import Glibc
@@ -31,9 +31,9 @@ import Musl
 ///
 /// It is not thread-safe; the ``EventLoop`` alone calls it. The server reaches it through the
 /// ``WebBridge``.
-public final class WebFrontEnd: FrontEnd {
+package final class WebFrontEnd: FrontEnd {
     /// What a tab does in the game.
-    public enum Role: String, Sendable, Hashable {
+    package enum Role: String, Sendable, Hashable {
         /// Plays: its commands go to the game.
         case controller
         /// Follows the game; may take over.
@@ -80,7 +80,7 @@ public final class WebFrontEnd: FrontEnd {
     private var words = EngineWords.english
     private var sessionWords: SessionWords { SessionWords(words.language) }
     /// The `bye` was shown: the game is over.
-    public private(set) var saidBye = false
+    package private(set) var saidBye = false
 
     /// The id of the front end's own `hello` (the tabs see it on the engine's `hello` they are given).
     static let helloID = RequestID.string("web-hello")
@@ -91,26 +91,26 @@ public final class WebFrontEnd: FrontEnd {
     ///   - bridge: Where the server's tabs arrive.
     ///   - input: A descriptor whose end ends the game (standard input), or `nil`.
     ///   - keys: The page's key names by gesture, shown on the chapter pages (``ClientHello/keys``).
-    public init(bridge: WebBridge, input: Int32? = 0, keys: [Gesture: String] = [:]) {
+    package init(bridge: WebBridge, input: Int32? = 0, keys: [Gesture: String] = [:]) {
         self.bridge = bridge
         self.input = input
         self.keys = keys
     }
 
     /// The bridge's self-pipe and standard input, until it ends.
-    public var descriptors: [Int32] { [bridge.descriptor] + (input.map { [$0] } ?? []) }
+    package var descriptors: [Int32] { [bridge.descriptor] + (input.map { [$0] } ?? []) }
 
     /// Never: tabs come and go, the game goes on.
-    public var isClosed: Bool { false }
+    package var isClosed: Bool { false }
 
     /// How many tabs are connected, and which plays (for tests and the log).
-    public var tabCount: Int { tabs.count }
+    package var tabCount: Int { tabs.count }
 
     /// The role of a tab, if it is connected.
-    public func role(of tab: Int) -> Role? { tabs[tab]?.role }
+    package func role(of tab: Int) -> Role? { tabs[tab]?.role }
 
     /// Protocol 1.1, and the page's key names for the chapter pages.
-    public func opening() -> [SessionInput] {
+    package func opening() -> [SessionInput] {
         let hello = ClientHello(client: "efb web", acceptedVersions: .versions([.v1_1]), keys: keys)
         return [.request(Request(id: Self.helloID, command: .hello(hello), origin: Route.hello.origin(0)))]
     }
@@ -118,7 +118,7 @@ public final class WebFrontEnd: FrontEnd {
     // MARK: - Input
 
     /// Reads standard input (only to notice its end) and takes what the tabs did.
-    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         if let descriptor = input, readable.contains(descriptor) {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(descriptor, &buffer, buffer.count)
@@ -273,7 +273,7 @@ public final class WebFrontEnd: FrontEnd {
     // MARK: - Output
 
     /// Sends each event to the tabs that play or watch, or to the one tab that asked for it.
-    public func show(_ events: [StampedEvent], now: Int64) {
+    package func show(_ events: [StampedEvent], now: Int64) {
         for event in events {
             if case .hello(let serverHello) = event.event {
                 hello = StampedEvent(
@@ -327,7 +327,7 @@ public final class WebFrontEnd: FrontEnd {
     }
 
     /// Hands each tab what was shown to it since the last flush, as one message.
-    public func flush(now: Int64) {
+    package func flush(now: Int64) {
         opened = true
         for number in tabs.keys.sorted() {
             guard let tab = tabs[number], !tab.pending.isEmpty else { continue }
@@ -341,7 +341,7 @@ public final class WebFrontEnd: FrontEnd {
     }
 
     /// Ends every tab's stream once what was queued is written (the game is over or the server stops).
-    public func closeAll() {
+    package func closeAll() {
         for number in tabs.keys.sorted() { leave(number) }
     }
 }

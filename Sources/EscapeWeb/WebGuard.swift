@@ -7,9 +7,9 @@
 /// first request shows it in the query, the server answers with a cookie holding it, and every later
 /// request (the script, the sounds, the WebSocket) shows the cookie. A page on another site cannot
 /// read the cookie, and a name that resolves to this machine by DNS rebinding is refused by `Host`.
-public struct WebGuard: Sendable {
+package struct WebGuard: Sendable {
     /// What a request gets.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// It may go on; `setCookie` when the token came in the query and the page should keep it.
         case allowed(setCookie: Bool)
         /// No token: 401.
@@ -19,14 +19,14 @@ public struct WebGuard: Sendable {
     }
 
     /// The token every request must show.
-    public let token: String
+    package let token: String
     /// The cookie that carries it, named after the port so that two servers do not share one.
-    public let cookieName: String
+    package let cookieName: String
     /// The host names accepted in `Host`, lowercased, without port or brackets.
-    public let hostNames: Set<String>
+    package let hostNames: Set<String>
     /// Origins accepted on a WebSocket besides the page's own (a page of an embedder's, as Jupyter's
     /// `allow_origin`), lowercased.
-    public let otherOrigins: Set<String>
+    package let otherOrigins: Set<String>
 
     /// Creates a guard.
     ///
@@ -37,7 +37,7 @@ public struct WebGuard: Sendable {
     ///   - boundHost: The address the server listens on, also accepted in `Host` when it is not a
     ///     loopback one (`--host` set to this machine's address on a trusted network).
     ///   - otherOrigins: Origins accepted on a WebSocket besides the page's own.
-    public init(token: String, port: Int?, boundHost: String = "127.0.0.1", otherOrigins: Set<String> = []) {
+    package init(token: String, port: Int?, boundHost: String = "127.0.0.1", otherOrigins: Set<String> = []) {
         self.token = token
         cookieName = "efb-web-\(port.map(String.init) ?? String(WebToken.random().prefix(8)))"
         var names: Set<String> = ["127.0.0.1", "localhost", "::1"]
@@ -54,7 +54,7 @@ public struct WebGuard: Sendable {
     ///   - queryToken: The `token` query parameter.
     ///   - cookieHeader: The `Cookie` header.
     /// - Returns: Whether it may go on, or the refusal it gets.
-    public func check(host: String?, queryToken: String?, cookieHeader: String?) -> Verdict {
+    package func check(host: String?, queryToken: String?, cookieHeader: String?) -> Verdict {
         guard let host, hostAllowed(host) else { return .forbidden }
         if let queryToken {
             return Self.same(queryToken, token) ? .allowed(setCookie: true) : .forbidden
@@ -64,18 +64,18 @@ public struct WebGuard: Sendable {
     }
 
     /// Whether a `Host` header names this machine's loopback (or the bound address).
-    public func hostAllowed(_ host: String) -> Bool {
+    package func hostAllowed(_ host: String) -> Bool {
         hostNames.contains(Self.hostName(host.lowercased()))
     }
 
     /// Whether a WebSocket's `Origin` is the page's own: `http://` and the `Host` it was asked on.
-    public func originAllowed(_ origin: String?, host: String?) -> Bool {
+    package func originAllowed(_ origin: String?, host: String?) -> Bool {
         guard let origin, let host, hostAllowed(host) else { return false }
         return origin.lowercased() == "http://\(host.lowercased())" || otherOrigins.contains(origin.lowercased())
     }
 
     /// The `Set-Cookie` value that keeps the token for the page's later requests.
-    public var setCookie: String {
+    package var setCookie: String {
         "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
     }
 

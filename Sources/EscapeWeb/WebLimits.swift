@@ -14,16 +14,16 @@ import Musl
 /// the place of the oldest idle one (waiting for its first request head, or for another after an
 /// answer), so that the player's page is served whatever a peer holds open; when none is idle (every
 /// place is a page's WebSocket or a request being answered), the new connection is closed at once.
-public struct WebLimits: Sendable, Hashable {
+package struct WebLimits: Sendable, Hashable {
     /// The most connections held at once.
-    public var connections: Int
+    package var connections: Int
     /// How long a connection may take to send its first request head.
-    public var headerTimeout: Duration
+    package var headerTimeout: Duration
     /// How long a connection may stay silent between requests (then a later head must come within it).
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
 
     /// Creates limits.
-    public init(connections: Int, headerTimeout: Duration = .seconds(5), idleTimeout: Duration = .seconds(15)) {
+    package init(connections: Int, headerTimeout: Duration = .seconds(5), idleTimeout: Duration = .seconds(15)) {
         self.connections = connections
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
@@ -31,21 +31,21 @@ public struct WebLimits: Sendable, Hashable {
 
     /// Descriptors kept for the rest of the process: standard streams, the event loops, the game's
     /// self-pipe, the save and its lock, sound players, and the connections accepted in one go.
-    public static let reserve = 64
+    package static let reserve = 64
 
     /// The most connections whatever the descriptor limit: each costs memory too.
-    public static let ceiling = 4096
+    package static let ceiling = 4096
 
     /// The limits for a process allowed `descriptors` open descriptors.
     ///
     /// - Parameter descriptors: The soft `RLIMIT_NOFILE`.
     /// - Returns: At most `descriptors - reserve` connections (and at least 8), at most ``ceiling``.
-    public static func forDescriptors(_ descriptors: Int) -> WebLimits {
+    package static func forDescriptors(_ descriptors: Int) -> WebLimits {
         WebLimits(connections: max(8, min(descriptors - reserve, ceiling)))
     }
 
     /// The limits for this process's soft descriptor limit (`getrlimit(RLIMIT_NOFILE)`).
-    public static var current: WebLimits {
+    package static var current: WebLimits {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return forDescriptors(1024) }
         // RLIM_INFINITY is all ones, which Int(clamping:) takes as more than the ceiling.

@@ -15,10 +15,10 @@ import Glibc
 import Musl
 #endif
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
-public import Logging
+package import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -28,24 +28,24 @@ import Synchronization
 ///
 /// It runs on Hummingbird's threads and never touches the game: a tab's socket is a
 /// ``WebBridge/Outbox`` one way and ``WebBridge/receive(_:from:)`` the other.
-public enum WebServer {
+package enum WebServer {
     /// What the server serves and where.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The address to listen on.
-        public var host: String
+        package var host: String
         /// The port; 0 for any free one.
-        public var port: Int
+        package var port: Int
         /// The token and the hosts accepted.
-        public var guardian: WebGuard
+        package var guardian: WebGuard
         /// The page's language until the game says its own (`<html lang>`).
-        public var locale: String
+        package var locale: String
         /// The sound pack's folder (`cues/`, `ambiences/`), if there is one.
-        public var soundFolder: String?
+        package var soundFolder: String?
         /// How many connections are held, and how long one may take to ask.
-        public var limits: WebLimits
+        package var limits: WebLimits
 
         /// Creates a configuration.
-        public init(
+        package init(
             host: String,
             port: Int,
             guardian: WebGuard,
@@ -73,7 +73,7 @@ public enum WebServer {
     ///   - logger: Where the server logs (standard error: standard output carries the URL only).
     ///   - onRunning: Called with the bound port once the server listens.
     /// - Returns: The application, to run or to test.
-    public static func application(
+    package static func application(
         configuration: Configuration,
         bridge: WebBridge,
         logger: Logger,
@@ -183,9 +183,9 @@ public enum WebServer {
     }
 
     /// Why the server did not start.
-    public struct StartError: Error, Sendable, CustomStringConvertible {
+    package struct StartError: Error, Sendable, CustomStringConvertible {
         /// What went wrong, for a person: one sentence, after "cannot listen on HOST:PORT: ".
-        public var description: String
+        package var description: String
 
         init(description: String) {
             self.description = description
@@ -217,7 +217,7 @@ public enum WebServer {
     ///   - bridge: Where tabs' sockets meet the game loop.
     /// - Returns: The running server and its port.
     /// - Throws: ``StartError`` when it cannot listen (the port is taken, say).
-    public static func start(configuration: Configuration, bridge: WebBridge) throws(StartError) -> Running {
+    package static func start(configuration: Configuration, bridge: WebBridge) throws(StartError) -> Running {
         var logger = Logger(label: "efb web") { StreamLogHandler.standardError(label: $0) }
         // Shutting down logs the cancellation of the listening task as an error: only worse is worth a line.
         logger.logLevel = .critical
@@ -249,9 +249,9 @@ public enum WebServer {
     }
 
     /// A server started with ``start(configuration:bridge:)``.
-    public final class Running: Sendable {
+    package final class Running: Sendable {
         /// The port it listens on.
-        public let port: Int
+        package let port: Int
         private let task: Task<Void, Never>
         private let finished: DispatchSemaphore
 
@@ -262,7 +262,7 @@ public enum WebServer {
         }
 
         /// Shuts the server down, waiting at most `seconds` for open connections to finish.
-        public func stop(seconds: Double = 2) {
+        package func stop(seconds: Double = 2) {
             task.cancel()
             _ = finished.wait(timeout: .now() + seconds)
         }

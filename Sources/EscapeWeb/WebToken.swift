@@ -10,9 +10,9 @@ import Musl
 /// It is kept in a file (mode 0600) beside the save, so that a page left open finds its way back when
 /// the server starts again on the same port: the cookie it holds is still good. A game kept in memory
 /// gets a new token each time.
-public enum WebToken {
+package enum WebToken {
     /// A new random token: 32 hexadecimal digits (128 bits from the system's generator).
-    public static func random() -> String {
+    package static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let hex = String(generator.next() as UInt64, radix: 16)
@@ -32,7 +32,7 @@ public enum WebToken {
     ///   - path: The token file.
     ///   - onRefused: Called with a sentence when a file at `path` was not taken.
     /// - Returns: The token.
-    public static func kept(at path: String, onRefused: (String) -> Void = { _ in }) -> String {
+    package static func kept(at path: String, onRefused: (String) -> Void = { _ in }) -> String {
         switch read(path) {
         case .kept(let token):
             return token
@@ -88,7 +88,7 @@ public enum WebToken {
     }
 
     /// Whether `text` is a token this program made.
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }

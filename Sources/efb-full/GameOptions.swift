@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-public import ArgumentParser
+import ArgumentParser
 import EscapeContent
 import EscapeCore
-public import EscapeLaunch
+import EscapeLaunch
 import EscapeRuntime
 import EscapeSaves
 import EscapeSound
@@ -21,10 +21,10 @@ extension GameSettings.Clock: ExpressibleByArgument {}
 
 extension HintInterval: ExpressibleByArgument {
     /// Reads `--hint-interval`'s value; a value it cannot use is refused by ``GameOptions/validate()``.
-    public init(argument: String) { self.init(text: argument) }
+    package init(argument: String) { self.init(text: argument) }
 
     /// The default, as it was written.
-    public var defaultValueDescription: String { text }
+    package var defaultValueDescription: String { text }
 }
 
 /// The options every way of playing shares.

@@ -3,7 +3,7 @@
 ///
 /// It must not block: the game goes on while it speaks. What it says is ordered by priority, as
 /// Speech Dispatcher's SSIP orders messages: see ``SpeechPriority``.
-public protocol Speaker: AnyObject {
+package protocol Speaker: AnyObject {
     /// Starts saying `text` and returns at once.
     ///
     /// - Parameters:
@@ -17,7 +17,7 @@ public protocol Speaker: AnyObject {
 }
 
 /// SSIP's priorities, as the game uses them.
-public enum SpeechPriority: Sendable, Hashable, CaseIterable {
+package enum SpeechPriority: Sendable, Hashable, CaseIterable {
     /// Cuts whatever is being said and is never cut by another message: the last ten seconds.
     case important
     /// Waits for the messages before it and is never cut by another one: answers, screens, notices.

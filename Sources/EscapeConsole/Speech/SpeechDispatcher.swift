@@ -9,9 +9,9 @@ internal import CSpeechd
 /// A connection that cannot be opened, or that fails later, is told once, in one line, through
 /// `report`, and the game plays on without speech. Built without the `Speech` trait, it says so the
 /// same way.
-public final class SpeechDispatcher: Speaker {
+package final class SpeechDispatcher: Speaker {
     /// What to tell a player who asked for speech from a build without it.
-    public static let notBuilt =
+    package static let notBuilt =
         "efb: --speech: this efb was built without the Speech trait (libspeechd). Playing on without speech."
 
     private let report: (String) -> Void
@@ -30,7 +30,7 @@ public final class SpeechDispatcher: Speaker {
     ///   - voice: A synthesis voice by name (as `spd-say -L` lists them); the server's default when `nil`.
     ///   - report: Where a failure is told, once, in one line.
     /// - Returns: The speaker, or `nil` when speech cannot be had (told through `report`).
-    public static func connect(
+    package static func connect(
         rate: Int? = nil,
         voice: String? = nil,
         report: @escaping (String) -> Void
@@ -75,7 +75,7 @@ public final class SpeechDispatcher: Speaker {
     }
 
     /// Whether the connection is open: `false` once it failed.
-    public var isConnected: Bool {
+    package var isConnected: Bool {
         #if Speech
         connection != nil
         #else
@@ -84,7 +84,7 @@ public final class SpeechDispatcher: Speaker {
     }
 
     /// Says `text` with `priority`, in `language` (set on the connection only when it changes).
-    public func speak(_ text: String, language: String?, priority: SpeechPriority) {
+    package func speak(_ text: String, language: String?, priority: SpeechPriority) {
         #if Speech
         guard let connection else { return }
         let said = Self.ssipText(text)
@@ -102,7 +102,7 @@ public final class SpeechDispatcher: Speaker {
     }
 
     /// Stops what this game's connection says and drops what waits (SSIP `CANCEL self`).
-    public func stop() {
+    package func stop() {
         #if Speech
         guard let connection else { return }
         if spd_cancel(connection) != 0 { fail("stopping speech was refused") }
@@ -114,7 +114,7 @@ public final class SpeechDispatcher: Speaker {
     ///
     /// - Parameter text: What the game says.
     /// - Returns: Lines of text joined by newlines; empty when nothing is left to say.
-    public static func ssipText(_ text: String) -> String {
+    package static func ssipText(_ text: String) -> String {
         let lines = text.split(whereSeparator: \.isNewline).map { line in
             String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
         }

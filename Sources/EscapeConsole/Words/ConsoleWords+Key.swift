@@ -3,7 +3,7 @@ extension ConsoleWords {
     /// Every sentence of the catalogue; each language has one for every key (its table is a switch).
     ///
     /// The placeholders each sentence takes are in its summary.
-    public enum Key: String, Sendable, Hashable, CaseIterable {
+    package enum Key: String, Sendable, Hashable, CaseIterable {
         // MARK: What the console says of itself
 
         /// After the game's title: how to get help and how to stop.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
+import EscapeCore
 
 /// The console's own words in one language: roles, counts, verdicts, help, errors and prompts.
 ///
@@ -9,9 +9,9 @@ public import EscapeCore
 /// a language the console does not speak gets English.
 ///
 /// Sentences hold placeholders in braces (`{count}`, `{word}`), filled in by ``callAsFunction(_:_:)``.
-public struct ConsoleWords: WordTable, Sendable, Hashable {
+package struct ConsoleWords: WordTable, Sendable, Hashable {
     /// A language the console speaks.
-    public enum Language: String, Sendable, Hashable, CaseIterable {
+    package enum Language: String, Sendable, Hashable, CaseIterable {
         /// English, the fallback.
         case english = "en"
         /// French.
@@ -19,20 +19,20 @@ public struct ConsoleWords: WordTable, Sendable, Hashable {
     }
 
     /// The language of the words.
-    public var language: Language
+    package var language: Language
 
     /// The words of `language`.
-    public init(_ language: Language) {
+    package init(_ language: Language) {
         self.language = language
     }
 
     /// The words for a BCP 47 or POSIX locale (`fr`, `fr-CA`, `fr_FR.UTF-8`): its language's, or English.
-    public init(locale: String?) {
+    package init(locale: String?) {
         self.init(Language(rawValue: LocaleLanguage.code(of: locale ?? "")) ?? .english)
     }
 
     /// The sentence of `key`, placeholders unfilled.
-    public func template(_ key: Key) -> String {
+    package func template(_ key: Key) -> String {
         switch language {
         case .english: Self.english(key)
         case .french: FrenchTypography.spaced(Self.french(key))
@@ -48,7 +48,7 @@ public struct ConsoleWords: WordTable, Sendable, Hashable {
     ///   - many: The plural sentence.
     ///   - values: The other placeholders.
     /// - Returns: The sentence.
-    public func counting(
+    package func counting(
         _ count: Int,
         one: Key,
         many: Key,
@@ -68,7 +68,7 @@ public struct ConsoleWords: WordTable, Sendable, Hashable {
     ///
     /// - Parameter milliseconds: The duration.
     /// - Returns: The words.
-    public func duration(milliseconds: Int64) -> String {
+    package func duration(milliseconds: Int64) -> String {
         let seconds = Int((max(0, milliseconds) + 999) / 1000)
         let minutesPart = counting(seconds / 60, one: .minutesOne, many: .minutesMany)
         let secondsPart = counting(seconds % 60, one: .secondsOne, many: .secondsMany)
@@ -78,7 +78,7 @@ public struct ConsoleWords: WordTable, Sendable, Hashable {
     }
 
     /// Names joined as a list: `a, b or c`, with the language's word for "or".
-    public func alternatives(_ names: [String]) -> String {
+    package func alternatives(_ names: [String]) -> String {
         guard let last = names.last else { return "" }
         guard names.count > 1 else { return last }
         return names.dropLast().joined(separator: ", ") + " " + self(.or) + " " + last

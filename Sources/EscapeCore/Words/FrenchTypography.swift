@@ -5,7 +5,7 @@
 /// A line, a Braille window or a line of the web page then never starts with the punctuation that
 /// belongs to the word before it. Every French text the game writes goes through ``spaced(_:)`` once,
 /// where it is made: the engine's, the runtime's and the console's word tables, the Braille front end's
-/// words and the adventure file's texts (``EscapeContent``'s loader, for a French adventure). Authors
+/// words and the adventure file's texts (`EscapeContent`'s loader, for a French adventure). Authors
 /// and translators type ordinary spaces.
 public enum FrenchTypography {
     /// The space before `:` and inside « ».

@@ -26,7 +26,7 @@ public struct ClientHello: Sendable, Hashable {
     public var acceptedVersions: VersionRequest
     /// What it can do (free-form flags).
     public var capabilities: [String]
-    /// What its keys are called, by gesture (``Gesture/next``: "LNDN", say), for teaching texts; on the
+    /// What its keys are called, by gesture (`Gesture/next`: "LNDN", say), for teaching texts; on the
     /// wire by the gestures' names, where names of no gesture are left out.
     public var keys: [Gesture: String]
     /// Extra events it wants (`validActions`: the valid actions after every focus).

@@ -5,7 +5,7 @@ import EscapeJSON
 /// Why a line is not a request: its error code and field, and why as a phrase of the engine's words,
 /// for the session to say in its adventure's language.
 ///
-/// The decoder speaks no language of its own, as the core's ``CommandRefusal`` does not: a failure
+/// The decoder speaks no language of its own, as the core's `CommandRefusal` does not: a failure
 /// holds the sentence's key and values, and ``ProtocolError/init(_:in:)`` says it.
 public struct DecodingFailure: Error, Sendable, Hashable {
     /// The code, for programs.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 public import EscapeProtocol
 
-/// The game an ``EventLoop`` drives a front end around: a ``SessionHost`` in the same process, or a
-/// ``RemoteHost`` that follows a game `efb serve` shares.
+/// The game an `EventLoop` drives a front end around: a ``SessionHost`` in the same process, or a
+/// `RemoteHost` that follows a game `efb serve` shares.
 ///
 /// The loop hands the host what the front end submits and shows the front end what comes back: at once
 /// from ``handle(_:)``, or later from ``service(readable:)`` when the host's own descriptors have input
@@ -21,7 +21,7 @@ public protocol GameHost: AnyObject {
     /// Descriptors the host has output waiting for; ``flush()`` writes what they take.
     var writeDescriptors: [Int32] { get }
     /// Whether the game takes more commands now; while `false` the loop stops reading the front end's
-    /// ``FrontEnd/commandDescriptors`` (back-pressure: a real-clock `wait` keeps what it can hold).
+    /// `FrontEnd/commandDescriptors` (back-pressure: a real-clock `wait` keeps what it can hold).
     var acceptsInput: Bool { get }
     /// Handles one input; returns the events it brought at once.
     func handle(_ input: SessionInput) -> [StampedEvent]

@@ -5,7 +5,7 @@ public import EscapeProtocol
 ///
 /// A line goes to the game its `game` field names (0 when it names none), decoded once; a line whose
 /// game cannot be read (not JSON, not an object, a refused `game`) is answered by game 0. Every event
-/// says its game (``StampedEvent/game``), and each game's `hello` says how many there are. A line that
+/// says its game (`StampedEvent/game`), and each game's `hello` says how many there are. A line that
 /// is no game's is refused by game 0 at once, even while game 0 waits. Each game
 /// keeps its own `seq`, `gen`, clock and progress: the games never meet. A `quit` ends them all (the
 /// others as at the end of the input), so no line can be sent to a game that is over while the

@@ -6,7 +6,7 @@ public import EscapeSaves
 /// A session with its clock and its save: inputs in, events out, in the caller's own thread.
 ///
 /// The host carries out what the ``Session`` asks — it writes progress through a ``SaveKeeper`` and
-/// gives every input the clock's time — and hands back the events to send. The ``EventLoop`` drives
+/// gives every input the clock's time — and hands back the events to send. The `EventLoop` drives
 /// one for every front end; tests and programs that embed the engine call it directly.
 ///
 /// It is not thread-safe; one owner calls it.
@@ -21,7 +21,7 @@ public final class SessionHost {
     /// Given the events of the input in hand just before a save is written.
     ///
     /// So what was answered reaches the output before the write that might fail or be killed;
-    /// ``handle(_:)`` then returns only the events after it. `nil`: everything is returned.
+    /// `handle(_:)` then returns only the events after it. `nil`: everything is returned.
     public var showBeforeSave: (([StampedEvent]) -> Void)?
 
     /// Creates a host from what ``SaveKeeper/open(for:whenLocked:)`` found.
@@ -92,7 +92,7 @@ public final class SessionHost {
     ///   - options: Hint timing, the seed and time pressure.
     ///   - store: Where progress is kept.
     ///   - clock: The time source; a ``VirtualClock`` makes the session keep its own time.
-    /// - Throws: ``SaveError/notASave`` when the store holds something other than a save (a file
+    /// - Throws: `SaveError/notASave` when the store holds something other than a save (a file
     ///   store's path names someone else's file), which is left untouched.
     public convenience init(
         adventure: Adventure,

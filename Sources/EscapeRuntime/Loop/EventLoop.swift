@@ -24,9 +24,9 @@ import Musl
 /// their end (a writer that closed, a regular file's end always at hand), which cuts the `wait` short.
 ///
 /// This is the only place in the program that calls `poll`.
-public struct EventLoop {
+package struct EventLoop {
     /// How a run ended.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The session finished (`quit`, the end of input, or a stop signal once the game had started).
         case finished
         /// The output went away (EPIPE): nothing more could be shown.
@@ -50,7 +50,7 @@ public struct EventLoop {
     ///   - clock: The front end's clock, for its own deadlines (a ``MonotonicClock``).
     ///   - pauseWhen: Asked every turn: `true` ends the run and leaves the session as it is, for
     ///     another run to go on with (tests step a front end this way).
-    public init(
+    package init(
         host: any GameHost,
         frontEnd: any FrontEnd,
         clock: any GameClock = MonotonicClock(),
@@ -64,7 +64,7 @@ public struct EventLoop {
 
     /// Runs until the session finishes, the output closes, or a stop comes before the game started.
     @discardableResult
-    public func run() -> Outcome {
+    package func run() -> Outcome {
         // What was answered is out before each save is written (a save may fail, or a file-size limit
         // end the process), not only once per read.
         if let local = host as? SessionHost {

@@ -8,12 +8,12 @@ import Darwin
 #endif
 
 /// Writes bytes to a file descriptor: whole, or as much as it takes now.
-public struct FileOutput: Sendable {
+package struct FileOutput: Sendable {
     /// The descriptor written to.
-    public let descriptor: Int32
+    package let descriptor: Int32
 
     /// Creates an output for `descriptor` (standard output by default).
-    public init(descriptor: Int32 = 1) {
+    package init(descriptor: Int32 = 1) {
         self.descriptor = descriptor
     }
 
@@ -26,7 +26,7 @@ public struct FileOutput: Sendable {
     ///
     /// - Returns: `false` when the reader went away (EPIPE), a non-blocking descriptor was full, or
     ///   another error stopped the write.
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         writeAvailable(bytes, from: 0) == bytes.count
     }
 
@@ -35,7 +35,7 @@ public struct FileOutput: Sendable {
     ///
     /// - Returns: The offset of the first byte not written; `nil` when the reader went away (EPIPE)
     ///   or another error stopped the write.
-    public func writeAvailable(_ bytes: [UInt8], from offset: Int) -> Int? {
+    package func writeAvailable(_ bytes: [UInt8], from offset: Int) -> Int? {
         var offset = offset
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in

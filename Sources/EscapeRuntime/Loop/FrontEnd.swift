@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeProtocol
+package import EscapeProtocol
 
 /// A way of playing that the ``EventLoop`` drives: it reads what the player does and shows the game.
 ///
 /// A front end is a thin adapter: bytes or keys in, rendering out. It never blocks and never sleeps;
 /// the loop waits for it on its ``descriptors`` and its ``deadline``, and hands what it submits to
 /// the session. It does not cross threads.
-public protocol FrontEnd: AnyObject {
+package protocol FrontEnd: AnyObject {
     /// The file descriptors whose input wakes the loop (standard input, a display's socket).
     var descriptors: [Int32] { get }
     /// The descriptors whose input becomes commands for the game (by default all of ``descriptors``):
@@ -66,25 +66,25 @@ public protocol FrontEnd: AnyObject {
 
 extension FrontEnd {
     /// All of its input descriptors.
-    public var commandDescriptors: [Int32] { descriptors }
+    package var commandDescriptors: [Int32] { descriptors }
     /// Writes everything at once: nothing waits for an output.
-    public var writeDescriptors: [Int32] { [] }
+    package var writeDescriptors: [Int32] { [] }
     /// No deadline of its own.
-    public var deadline: Int64? { nil }
+    package var deadline: Int64? { nil }
     /// Ready from the start.
-    public var isReady: Bool { true }
+    package var isReady: Bool { true }
     /// Done when the game is.
-    public var lingers: Bool { false }
+    package var lingers: Bool { false }
     /// Five seconds for the last output.
-    public var finishingMilliseconds: Int64 { 5000 }
+    package var finishingMilliseconds: Int64 { 5000 }
     /// All of its input ends: a pending `wait` is cut short, and reading goes on to the end.
-    public func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         submit(.inputEnds())
     }
     /// Says nothing of its own after the opening.
-    public func opening() -> [SessionInput] { [] }
+    package func opening() -> [SessionInput] { [] }
     /// On standard error, a line of its own.
-    public func tell(_ problem: String) {
+    package func tell(_ problem: String) {
         _ = FileOutput(descriptor: 2).write(Array((problem + "\n").utf8))
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeProtocol
+package import EscapeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -10,13 +10,13 @@ import Darwin
 #endif
 
 /// Lines read from a file descriptor, framed with a size bound: what the pipe and the console read.
-public struct LineInput: Sendable {
+package struct LineInput: Sendable {
     /// The descriptor read from.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private var framer: LineFramer
     private var buffer: [UInt8]
     /// Whether the input ended (or failed); nothing more is read.
-    public private(set) var isEnded = false
+    package private(set) var isEnded = false
 
     /// Creates an input.
     ///
@@ -24,7 +24,7 @@ public struct LineInput: Sendable {
     ///   - descriptor: Where lines come from.
     ///   - maximumLineLength: The longest line kept, in bytes; longer ones come as `tooLong`.
     ///   - chunk: How many bytes one read asks for.
-    public init(
+    package init(
         descriptor: Int32,
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength,
         chunk: Int = 65_536
@@ -35,7 +35,7 @@ public struct LineInput: Sendable {
     }
 
     /// The descriptor to wait on, until the input ends.
-    public var descriptors: [Int32] { isEnded ? [] : [descriptor] }
+    package var descriptors: [Int32] { isEnded ? [] : [descriptor] }
 
     /// Reads what is there once (wraps `read`) and returns the lines it completed.
     ///
@@ -44,7 +44,7 @@ public struct LineInput: Sendable {
     ///
     /// - Parameter readable: The descriptors the loop found readable.
     /// - Returns: The completed lines, in order.
-    public mutating func read(readable: Set<Int32>) -> [LineFramer.Frame] {
+    package mutating func read(readable: Set<Int32>) -> [LineFramer.Frame] {
         guard !isEnded, readable.contains(descriptor) else { return [] }
         let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
         if count < 0 && (errno == EINTR || errno == EAGAIN) { return [] }

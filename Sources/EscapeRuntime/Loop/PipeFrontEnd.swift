@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeProtocol
+package import EscapeProtocol
 
 /// The plain pipe: protocol lines in on one file descriptor, protocol lines out on another.
 ///
@@ -10,9 +10,9 @@ public import EscapeProtocol
 /// at once (`--games`) works on the first answers while the engine makes the others. Output is written as the descriptor takes it: on a non-blocking output nobody
 /// reads, what is left waits for the loop to find it writable (never retried in a busy loop), and
 /// while more than ``maximumPendingBytes`` wait, no input is read (back-pressure).
-public final class PipeFrontEnd: FrontEnd {
+package final class PipeFrontEnd: FrontEnd {
     /// The most encoded output kept unwritten before input stops being read.
-    public static let maximumPendingBytes = 1 << 20
+    package static let maximumPendingBytes = 1 << 20
 
     private var input: LineInput
     private let output: FileOutput
@@ -20,9 +20,9 @@ public final class PipeFrontEnd: FrontEnd {
     /// How much of `pending` was written.
     private var written = 0
     /// Whether the output went away.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
     /// Whether each line's answer is written before the next line is handled.
-    public let writesEachAnswer: Bool
+    package let writesEachAnswer: Bool
 
     /// Creates a front end.
     ///
@@ -31,19 +31,19 @@ public final class PipeFrontEnd: FrontEnd {
     ///   - output: Where events go (standard output by default).
     ///   - writesEachAnswer: Whether to write each line's answer before the next line is handled,
     ///     rather than the answers of all the lines of one read together.
-    public init(input: Int32 = 0, output: Int32 = 1, writesEachAnswer: Bool = false) {
+    package init(input: Int32 = 0, output: Int32 = 1, writesEachAnswer: Bool = false) {
         self.input = LineInput(descriptor: input)
         self.output = FileOutput(descriptor: output)
         self.writesEachAnswer = writesEachAnswer
     }
 
     /// Standard input, until it ends; nothing while too much output waits for its reader.
-    public var descriptors: [Int32] {
+    package var descriptors: [Int32] {
         pending.count - written > Self.maximumPendingBytes ? [] : input.descriptors
     }
 
     /// The output, while some of what was encoded waits for it.
-    public var writeDescriptors: [Int32] {
+    package var writeDescriptors: [Int32] {
         written < pending.count && !isClosed ? [output.descriptor] : []
     }
 
@@ -51,7 +51,7 @@ public final class PipeFrontEnd: FrontEnd {
     /// and then the end.
     ///
     /// The lines' answers are written before it returns, as far as the output takes them.
-    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         guard !input.isEnded, readable.contains(input.descriptor) else { return }
         for frame in input.read(readable: readable) {
             submit(.frame(frame))
@@ -62,12 +62,12 @@ public final class PipeFrontEnd: FrontEnd {
     }
 
     /// Encodes the events, to be written at the next flush.
-    public func show(_ events: [StampedEvent], now: Int64) {
+    package func show(_ events: [StampedEvent], now: Int64) {
         EventEncoder.encode(events, into: &pending)
     }
 
     /// Writes what was encoded, as far as the output takes it now.
-    public func flush(now: Int64) {
+    package func flush(now: Int64) {
         guard written < pending.count, !isClosed else { return }
         guard let offset = output.writeAvailable(pending, from: written) else {
             isClosed = true

@@ -6,22 +6,22 @@ import Musl
 #endif
 
 /// A failed `posix_spawn`, with its error number.
-public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `errno` value.
-    public var code: Int32
+    package var code: Int32
 
     /// An error with its number.
-    public init(code: Int32) {
+    package init(code: Int32) {
         self.code = code
     }
 
     /// The system's words for it.
-    public var description: String { String(cString: strerror(code)) }
+    package var description: String { String(cString: strerror(code)) }
 }
 
 /// Starts helper programs (a sound player, `spd-say`) that must not touch the game's terminal or
 /// protocol: their standard input, output and error are /dev/null.
-public enum QuietSpawn {
+package enum QuietSpawn {
     /// Starts `executable` with `arguments` (the first is its name) without waiting for it (wraps
     /// `posix_spawn`).
     ///
@@ -35,7 +35,7 @@ public enum QuietSpawn {
     ///   - ownProcessGroup: Whether the child leads a process group of its own, out of reach of the
     ///     terminal's Ctrl-C (the game stops it itself).
     /// - Returns: The process id, or the error number when it could not start.
-    public static func start(
+    package static func start(
         _ executable: String,
         arguments: [String],
         closing: [Int32] = [],

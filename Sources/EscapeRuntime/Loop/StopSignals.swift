@@ -20,23 +20,23 @@ private let stopRequested = Atomic<Bool>(false)
 /// program starts, before the handlers exist, must not kill it either: ``hold()`` blocks the signals
 /// first thing, and ``install()`` (or ``release()``, for a command that plays no game) unblocks them,
 /// so a signal that came in between is handled then.
-public enum StopSignals {
+package enum StopSignals {
     /// The signals that stop a game.
-    public static let signals = [SIGINT, SIGTERM, SIGHUP]
+    package static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     /// Blocks the stop signals until ``install()`` or ``release()``: called first thing at start, so a
     /// signal that comes before the handlers exist waits for them instead of killing the process.
     ///
     /// The mask is kept across `exec`, so `efb` holds them for the whole program it hands over to.
     /// Wraps `pthread_sigmask`.
-    public static func hold() {
+    package static func hold() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Unblocks the stop signals with their default actions, for a command that plays no game (a signal
     /// held since the start then ends the process as usual).
-    public static func release() {
+    package static func release() {
         guard signalPipeWriter.load(ordering: .acquiring) < 0 else { return }
         var set = signalSet()
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
@@ -50,13 +50,13 @@ public enum StopSignals {
     }
 
     /// The read end of the self-pipe, once ``install()`` ran.
-    public private(set) nonisolated(unsafe) static var descriptor: Int32 = -1
+    package private(set) nonisolated(unsafe) static var descriptor: Int32 = -1
 
     /// Installs the handlers, once per process, and unblocks the signals.
     ///
     /// A parent may have started us with them blocked. A SIGHUP that the parent ignores (`nohup`)
     /// stays ignored. Wraps `pipe`, `fcntl`, `sigaction` and `pthread_sigmask`.
-    public static func install() {
+    package static func install() {
         guard signalPipeWriter.load(ordering: .acquiring) < 0 else { return }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
@@ -89,7 +89,7 @@ public enum StopSignals {
     }
 
     /// Whether a stop was asked for.
-    public static var requested: Bool { stopRequested.load(ordering: .relaxed) }
+    package static var requested: Bool { stopRequested.load(ordering: .relaxed) }
 
     /// Empties the self-pipe after it woke the loop.
     static func drain() {

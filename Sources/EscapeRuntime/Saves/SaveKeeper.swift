@@ -18,7 +18,7 @@ public import EscapeSaves
 public final class SaveKeeper {
     /// What to do when another game holds the save.
     public enum WhenLocked: Sendable, Hashable {
-        /// Do not start: ``open(for:whenLocked:)`` throws ``SaveError/locked(path:)``.
+        /// Do not start: ``open(for:whenLocked:)`` throws `SaveError/locked(path:)`.
         case refuse
         /// Start from the save, read-only, and say so with a `save_locked` error.
         case readOnly
@@ -40,8 +40,8 @@ public final class SaveKeeper {
     ///   - adventure: The adventure to be played; a save of another adventure is ignored.
     ///   - whenLocked: What to do when another game holds the save.
     /// - Returns: The progress to start from, whether it may be written, and what to tell the player.
-    /// - Throws: ``SaveError/locked(path:)`` when another game holds the save and `whenLocked` is `.refuse`;
-    ///   ``SaveError/notASave(path:reason:)`` when the file is not a save of this game (it is left untouched).
+    /// - Throws: `SaveError/locked(path:)` when another game holds the save and `whenLocked` is `.refuse`;
+    ///   `SaveError/notASave(path:reason:)` when the file is not a save of this game (it is left untouched).
     public func open(for adventure: Adventure, whenLocked: WhenLocked) throws(SaveError) -> SaveStartup {
         var startup = SaveStartup()
         let words = SessionWords(EngineWords(locale: adventure.locale).language)

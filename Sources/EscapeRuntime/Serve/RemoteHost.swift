@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
-public import EscapeProtocol
+package import EscapeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -33,9 +33,9 @@ import Musl
 /// server closing the connection (the game ended) ends this host too.
 ///
 /// It is not thread-safe; one owner calls it.
-public final class RemoteHost: GameHost {
+package final class RemoteHost: GameHost {
     /// How the connection ended.
-    public enum Ending: Sendable, Hashable {
+    package enum Ending: Sendable, Hashable {
         /// This side left; the shared game goes on.
         case detached
         /// The server closed the connection: after `bye` when the game ended, without it when the
@@ -82,9 +82,9 @@ public final class RemoteHost: GameHost {
     private var resync: Int?
 
     /// Whether the opening was handled.
-    public private(set) var hasStarted = false
+    package private(set) var hasStarted = false
     /// How the connection ended, once it did.
-    public private(set) var ending: Ending?
+    package private(set) var ending: Ending?
 
     /// Connects to the game served on `path`.
     ///
@@ -93,7 +93,7 @@ public final class RemoteHost: GameHost {
     ///   - clock: The loop's clock.
     ///   - log: Where to report lines that are not events (standard error).
     /// - Throws: A ``ListenError`` when nothing serves a game there.
-    public convenience init(
+    package convenience init(
         connectingTo path: String,
         clock: any GameClock = MonotonicClock(),
         log: @escaping (String) -> Void
@@ -107,7 +107,7 @@ public final class RemoteHost: GameHost {
     ///   - descriptor: A stream connected to `efb serve`.
     ///   - clock: The loop's clock.
     ///   - log: Where to report lines that are not events.
-    public init(descriptor: Int32, clock: any GameClock = MonotonicClock(), log: @escaping (String) -> Void) {
+    package init(descriptor: Int32, clock: any GameClock = MonotonicClock(), log: @escaping (String) -> Void) {
         self.descriptor = descriptor
         self.clock = clock
         self.log = log
@@ -120,22 +120,22 @@ public final class RemoteHost: GameHost {
     }
 
     /// Whether the connection is closed.
-    public var isFinished: Bool { ending != nil }
+    package var isFinished: Bool { ending != nil }
     /// Never: the server keeps the game's time.
-    public var nextDeadline: Int64? { nil }
+    package var nextDeadline: Int64? { nil }
     /// The loop's clock.
-    public var now: Int64 { clock.now() }
+    package var now: Int64 { clock.now() }
     /// The socket, until the connection ends.
-    public var descriptors: [Int32] { isFinished ? [] : [descriptor] }
+    package var descriptors: [Int32] { isFinished ? [] : [descriptor] }
     /// The socket, while requests wait to be written.
-    public var writeDescriptors: [Int32] { output.bytes.isEmpty || isFinished ? [] : [descriptor] }
+    package var writeDescriptors: [Int32] { output.bytes.isEmpty || isFinished ? [] : [descriptor] }
     /// Whether this client controls the shared game, as the server last said.
-    public var isController: Bool { role == .controller }
+    package var isController: Bool { role == .controller }
 
     // MARK: - Input
 
     /// Sends what the front end asks; the answers come through ``service(readable:)``.
-    public func handle(_ input: SessionInput) -> [StampedEvent] {
+    package func handle(_ input: SessionInput) -> [StampedEvent] {
         guard !isFinished else { return [] }
         switch input {
         case .start:
@@ -217,7 +217,7 @@ public final class RemoteHost: GameHost {
     // MARK: - Events
 
     /// Reads the events that arrived, with the front end's own ids.
-    public func service(readable: Set<Int32>) -> [StampedEvent] {
+    package func service(readable: Set<Int32>) -> [StampedEvent] {
         guard !isFinished, readable.contains(descriptor) else { return [] }
         var events: [StampedEvent] = []
         for frame in input.read(readable: readable) {
@@ -330,7 +330,7 @@ public final class RemoteHost: GameHost {
     // MARK: - Output
 
     /// Writes what the socket takes now; a socket that failed ends the connection.
-    public func flush() {
+    package func flush() {
         guard !isFinished, !writeAvailable() else { return }
         end(.closedByServer(saidBye: saidBye))
     }

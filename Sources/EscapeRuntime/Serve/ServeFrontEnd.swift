@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-public import EscapeCore
+package import EscapeCore
 import EscapeJSON
-public import EscapeProtocol
+package import EscapeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -30,16 +30,16 @@ import Musl
 /// Each request reaches the session with the client's own id and an ``Origin`` that says who sent it
 /// and what it is for; the session stamps the origin on every event answering it, so replies (also
 /// those sent after a real-clock `wait`) find their way back.
-public final class ServeFrontEnd: FrontEnd {
+package final class ServeFrontEnd: FrontEnd {
     /// The bounds of a shared game.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The most clients connected at once.
-        public var clients: Int
+        package var clients: Int
         /// The most bytes waiting for one client.
-        public var pendingBytes: Int
+        package var pendingBytes: Int
 
         /// Creates limits.
-        public init(clients: Int = 16, pendingBytes: Int = 1 << 20) {
+        package init(clients: Int = 16, pendingBytes: Int = 1 << 20) {
             self.clients = clients
             self.pendingBytes = pendingBytes
         }
@@ -80,7 +80,7 @@ public final class ServeFrontEnd: FrontEnd {
     ///   - listener: The socket clients connect to.
     ///   - words: The engine's words in the adventure's language, for the errors of a shared game.
     ///   - limits: How many clients, and how much output may wait for one.
-    public init(listener: UnixListener, words: EngineWords, limits: Limits = Limits()) {
+    package init(listener: UnixListener, words: EngineWords, limits: Limits = Limits()) {
         self.listener = listener
         self.words = words
         self.limits = limits
@@ -88,7 +88,7 @@ public final class ServeFrontEnd: FrontEnd {
 
     /// The listening socket, and every client's while it may be read: not once its input ended, while
     /// lines it sent wait to be handled, nor while its output is over the limit (back-pressure).
-    public var descriptors: [Int32] {
+    package var descriptors: [Int32] {
         [listener.descriptor]
             + clients.values.filter {
                 !$0.input.isEnded && !$0.hasFrames && $0.output.bytes.count <= limits.pendingBytes
@@ -96,18 +96,18 @@ public final class ServeFrontEnd: FrontEnd {
     }
 
     /// The controller's socket: the only one whose lines can wait behind a real-clock `wait`.
-    public var commandDescriptors: [Int32] {
+    package var commandDescriptors: [Int32] {
         controller.flatMap { clients[$0] }.map { [$0.descriptor] } ?? []
     }
 
     /// The clients with output waiting.
-    public var writeDescriptors: [Int32] {
+    package var writeDescriptors: [Int32] {
         clients.values.filter { !$0.output.bytes.isEmpty }.map(\.descriptor)
     }
 
     /// Now, while a client waits to be caught up with the whole state and can take it, or has lines
     /// waiting that it has room for the answers of.
-    public var deadline: Int64? {
+    package var deadline: Int64? {
         let due = clients.values.contains {
             ($0.needsState && $0.output.bytes.isEmpty)
                 || ($0.hasFrames && $0.output.bytes.count <= limits.pendingBytes)
@@ -116,14 +116,14 @@ public final class ServeFrontEnd: FrontEnd {
     }
 
     /// Never: clients come and go, the game goes on.
-    public var isClosed: Bool { false }
+    package var isClosed: Bool { false }
 
     /// A second for every client to take its last events: one that does not read holds no one up longer.
-    public var finishingMilliseconds: Int64 { 1000 }
+    package var finishingMilliseconds: Int64 { 1000 }
 
     /// Asks for the newest protocol (each client's events are worded in its own version) and the valid
     /// actions after every focus, for every client alike.
-    public func opening() -> [SessionInput] {
+    package func opening() -> [SessionInput] {
         opened = true
         let hello = ClientHello(client: "efb serve", acceptedVersions: .versions([Self.newest]), want: ["validActions"])
         return [.request(Request(command: .hello(hello), origin: Route.server.origin(0)))]
@@ -132,7 +132,7 @@ public final class ServeFrontEnd: FrontEnd {
     // MARK: - Input
 
     /// Accepts new clients, reads every client's lines, and catches up clients that need the whole state.
-    public func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func service(readable: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         lastNow = now
         if readable.contains(listener.descriptor) {
             while let descriptor = listener.accept() { join(descriptor, submit: submit) }
@@ -165,7 +165,7 @@ public final class ServeFrontEnd: FrontEnd {
 
     /// The controller's socket, not read while its `wait` keeps all it can, hung up: its `wait` ends as it
     /// leaves; its unread lines are then read and answered before it goes.
-    public func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
+    package func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         for (number, client) in clients.sorted(by: { $0.key < $1.key }) where descriptors.contains(client.descriptor) {
             submit(.inputEnds(from: Route.own.origin(number)))
         }
@@ -352,7 +352,7 @@ public final class ServeFrontEnd: FrontEnd {
     // MARK: - Output
 
     /// Routes the session's events: replies to whoever asked, the game's events to everyone.
-    public func show(_ events: [StampedEvent], now: Int64) {
+    package func show(_ events: [StampedEvent], now: Int64) {
         for stamped in events {
             generation = stamped.generation
             guard let origin = stamped.origin, let route = Route(rawValue: origin.mark) else {
@@ -562,7 +562,7 @@ public final class ServeFrontEnd: FrontEnd {
     /// Writes to every client what it can take now; a client whose socket failed leaves.
     ///
     /// A client leaving here tells the others (a `role` burst), which is written in the same flush.
-    public func flush(now: Int64) {
+    package func flush(now: Int64) {
         repeat {
             endBursts()
             for (number, client) in clients {
@@ -577,7 +577,7 @@ public final class ServeFrontEnd: FrontEnd {
 
     /// Closes every client: once the game finished, the loop gave each
     /// ``finishingMilliseconds`` to take what waited for it.
-    public func closeAll() {
+    package func closeAll() {
         for number in Array(clients.keys) { leave(number) }
     }
 }

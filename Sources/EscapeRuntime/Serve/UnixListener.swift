@@ -6,7 +6,7 @@ import Musl
 #endif
 
 /// Why a shared game could not be offered on its socket.
-public enum ListenError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ListenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The socket's folder can be read or entered by other users, or is not the user's own.
     case folderNotPrivate(folder: String)
     /// A game is already served on this socket.
@@ -23,7 +23,7 @@ public enum ListenError: Error, Sendable, Hashable, CustomStringConvertible {
     case servedByAnotherUser(path: String, owner: UInt32)
 
     /// What went wrong, in plain words.
-    public var description: String {
+    package var description: String {
         switch self {
         case .folderNotPrivate(let folder):
             "the folder \(folder) is not yours alone: other users could reach the game. "
@@ -51,15 +51,15 @@ public enum ListenError: Error, Sendable, Hashable, CustomStringConvertible {
 /// The socket is made with mode 0600 in a folder that must be the user's own and closed to others
 /// (0700, say); connections from another user (checked with `SO_PEERCRED`) are closed at once. A
 /// socket file left by a game that ended without cleaning up is replaced; a live one is refused.
-public final class UnixListener {
+package final class UnixListener {
     /// The socket's path.
-    public let path: String
+    package let path: String
     /// The listening descriptor (non-blocking, closed on exec).
-    public let descriptor: Int32
+    package let descriptor: Int32
 
     /// The most connections waiting to be accepted: the system's own bound (`SOMAXCONN`), so a burst
     /// of clients connecting at once is queued rather than refused with `EAGAIN`.
-    public static let backlog = SOMAXCONN
+    package static let backlog = SOMAXCONN
 
     /// Listens on `path`, making its folder (0700) when it is missing.
     ///
@@ -69,7 +69,7 @@ public final class UnixListener {
     /// afterwards, and clients following it would reach that user's socket.
     ///
     /// - Throws: A ``ListenError`` saying why not.
-    public init(path givenPath: String) throws(ListenError) {
+    package init(path givenPath: String) throws(ListenError) {
         let path = try Self.resolvingLinkedFolder(givenPath)
         self.path = path
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
@@ -113,7 +113,7 @@ public final class UnixListener {
     /// Takes one waiting connection from this user, non-blocking; `nil` when none waits.
     ///
     /// Connections from other users are closed unread.
-    public func accept() -> Int32? {
+    package func accept() -> Int32? {
         while true {
             let client = systemAccept(descriptor)
             if client < 0 {
@@ -135,7 +135,7 @@ public final class UnixListener {
     /// - Parameter path: The game's socket.
     /// - Returns: The connected descriptor.
     /// - Throws: A ``ListenError`` when the path is too long or nothing listens there.
-    public static func connect(to path: String) throws(ListenError) -> Int32 {
+    package static func connect(to path: String) throws(ListenError) -> Int32 {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw .pathTooLong(path: path)
         }
@@ -174,7 +174,7 @@ public final class UnixListener {
     ///
     /// - Parameter environment: The process environment.
     /// - Returns: The path.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return runtime + "/escape-from-blindness/game.sock"
         }

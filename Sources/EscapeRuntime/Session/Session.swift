@@ -5,7 +5,7 @@ import EscapeSaves
 
 /// One game behind the protocol, as a state machine: inputs in, actions out.
 ///
-/// Every front end drives a session through its owner (the ``EventLoop``, or a ``SessionHost`` in
+/// Every front end drives a session through its owner (the `EventLoop`, or a ``SessionHost`` in
 /// tests and embedders): the pipe feeds it framed lines, the Braille and console front ends feed it
 /// commands they made. The session answers each ``SessionInput`` with ``SessionAction``s — events to
 /// send, progress to save, when to wake it, that it is over — and does no I/O, no sleeping and no clock

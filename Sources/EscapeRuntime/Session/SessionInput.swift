@@ -11,7 +11,7 @@ public enum SessionInput: Sendable, Hashable {
     /// The opening: the first input of every session.
     case start
     /// A framed protocol line (the pipe), and who sent it when a front end has many clients (see
-    /// ``Request/origin``).
+    /// `Request/origin`).
     case frame(LineFramer.Frame, from: Origin? = nil)
     /// A protocol line already decoded, with its length in bytes, and who sent it: a front end that
     /// reads a line's `game` to know which session it is for (``GamePool``) does not decode it twice.
@@ -40,7 +40,7 @@ public enum SessionInput: Sendable, Hashable {
     /// on that input is cut short as at the end of the input, with every `wait` among the lines it
     /// kept, and those lines are answered; the lines still to be read come after, as usual.
     ///
-    /// `from` names the client whose input it is (``Origin/client``) when a front end has many: only
+    /// `from` names the client whose input it is (`Origin/client`) when a front end has many: only
     /// that client's `wait` is cut short. `nil` stands for the one input there is.
     case inputEnds(from: Origin? = nil)
     /// The process was asked to stop (SIGINT or SIGTERM).

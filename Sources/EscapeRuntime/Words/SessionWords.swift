@@ -2,10 +2,10 @@
 public import EscapeCore
 
 /// The runtime's own words in one language: what a session, a shared game (`efb serve`, and a console or
-/// display attached to one) and the save say of themselves, beside the core's ``EngineWords``.
+/// display attached to one) and the save say of themselves, beside the core's `EngineWords`.
 ///
 /// The core says what happened in the game; these sentences belong to the layers that frame, share and
-/// save it, so they live with that code. They follow ``EngineWords``'s rules: one table per language
+/// save it, so they live with that code. They follow `EngineWords`'s rules: one table per language
 /// (a switch, so each language has every key), placeholders in braces filled in one pass, the language
 /// chosen by the adventure's locale, English for a locale the engine does not speak.
 public struct SessionWords: WordTable, Sendable, Hashable {
