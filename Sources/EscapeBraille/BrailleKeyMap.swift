@@ -42,7 +42,7 @@ package enum KeyLanguage: Sendable, Hashable {
 /// Navigation uses the keys every display has (line up and down, top and bottom, panning, routing);
 /// the game's own gestures use BRLTTY commands a game has no other use for, so every display that
 /// BRLTTY supports can play. BRLTTY's own key help (HELP), command learn mode (LEARN) and preferences
-/// menu (PREFMENU) stay BRLTTY's. The table is in the README and is sent to the engine in `hello`.
+/// menu (PREFMENU) stay BRLTTY's. The table is in docs/BRAILLE.md and is sent to the engine in `hello`.
 ///
 /// BrlAPI tells which commands a display binds but not which of its keys a command is on, so a key is
 /// described by what BRLTTY's key table calls the command, in the words of BRLTTY's own key help and
@@ -52,14 +52,14 @@ package enum BrailleKeyMap {
     package struct Binding: Sendable, Hashable {
         /// The gesture (its key is named in the `keys` of `hello`).
         package var gesture: Gesture
-        /// What the player reads in the README.
+        /// What the player reads in docs/BRAILLE.md.
         package var meaning: String
         /// The BRLTTY commands, main one first (previous before next for a pair).
         package var commands: [BrailleCommand]
         /// Keys that are not BRLTTY commands (routing keys, keyboard keys), in English and French.
         package var otherKeys: Words?
 
-        /// The BRLTTY command names, then the other keys, for the README.
+        /// The BRLTTY command names, then the other keys, for docs/BRAILLE.md.
         package var keys: [String] { commands.map(\.brlttyName) + (otherKeys.map { [$0.english] } ?? []) }
     }
 
@@ -71,7 +71,7 @@ package enum BrailleKeyMap {
         package var french: String
     }
 
-    /// The binding, in the order the README lists it.
+    /// The binding, in the order docs/BRAILLE.md lists it.
     package static let bindings: [Binding] = [
         Binding(gesture: .previous, meaning: "previous element", commands: [.lineUp], otherKeys: nil),
         Binding(gesture: .next, meaning: "next element", commands: [.lineDown], otherKeys: nil),

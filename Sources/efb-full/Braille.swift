@@ -18,8 +18,9 @@ struct Braille: ParsableCommand {
         abstract: "Play on a Braille display through BRLTTY (BrlAPI).",
         discussion: """
             BRLTTY must be running for your display (e.g. sudo systemctl start brltty). Keys: LNUP/LNDN move, \
-            a routing key activates, FWINLT/FWINRT pan; the README lists the whole binding. BRLTTY keeps its \
-            own HELP, LEARN and PREFMENU keys: its key help shows which of your display's keys do what. \
+            a routing key activates, FWINLT/FWINRT pan; /usr/share/doc/efb/BRAILLE.md.gz (docs/BRAILLE.md in \
+            the source) lists the whole binding. BRLTTY keeps its own HELP, LEARN and PREFMENU keys: its key \
+            help shows which of your display's keys do what. \
             --braille-table (or EFB_BRAILLE_TABLE) shows contracted Braille through liblouis: a table such \
             as en-ueb-g2, en-us-g2 or fr-bfu-g2, auto for the game's language, brltty for BRLTTY's text table.
             """

@@ -5,7 +5,7 @@
     python3 clients/python/test_ray.py [-v]
 
 Needs Ray with RLlib (PyPI ``ray[rllib]``) and PyTorch, which RLlib's env runners load; scripts/
-install-deps installs them beside the game (see the README's "A Gymnasium environment for bots"),
+install-deps installs them beside the game (see docs/GYMNASIUM.md),
 and scripts/test runs this test with them. It starts a Ray cluster on this machine
 (``ray.init(num_cpus=2)``), two RLlib env runners (each its own Ray worker process), each with two
 copies of the env, and samples a few thousand steps of random valid actions (an RLModule that
