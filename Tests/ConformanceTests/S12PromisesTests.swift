@@ -100,7 +100,7 @@ import Glibc
             let reply = try client.read { $0.type == "done" }
             #expect(reply.compactMap(\.type) == ["error", "hello", "done"])
             #expect(reply.first?.string("code") == "unsupported_protocol")
-            #expect(reply.first?.string("message") == "this engine speaks protocol 1.0, 1.1, 1.2, not 2.0")
+            #expect(reply.first?.string("message") == "this engine speaks protocol 1.0, 1.1, 1.2, 1.3, not 2.0")
             // The client goes on in the version it spoke: 1.1 until it agrees on another.
             #expect(reply[1]["version"] == .array([.int(1), .int(1)]))
             #expect(reply.allSatisfy { $0["gen"] != nil })
@@ -158,13 +158,14 @@ import Glibc
         let hello = try newer.read { $0.type == "done" }
         #expect(hello.compactMap(\.type) == ["hello", "done"])
         #expect(hello[0]["version"] == .array([.int(1), .int(2)]))
-        #expect(hello[0]["versions"] == .array(Self.pairs(0...2)))
+        #expect(hello[0]["versions"] == .array(Self.pairs(0...3)))
         #expect(Self.capabilities(hello[0]).contains("chapterIds"))
+        #expect(!Self.capabilities(hello[0]).contains("ranges"))
         older.send(#"{"type":"hello","id":"h","protocol":1}"#)
         let old = try older.read { $0.type == "done" }
         #expect(old.compactMap(\.type) == ["hello", "done"])
         #expect(old[0]["version"] == .array([.int(1), .int(0)]))
-        #expect(old[0]["versions"] == .array(Self.pairs(0...2)))
+        #expect(old[0]["versions"] == .array(Self.pairs(0...3)))
         #expect(Self.capabilities(old[0]).isDisjoint(with: ["chapterIds", "elementChanged", "idle", "timer"]))
 
         // Into the first chapter: its page, then its first level.
