@@ -7,7 +7,8 @@ Usage: command_property.py EFB [--seed N] [--count N] [--keep FILE]
 Draws commands from the schema (valid ones, then mutated ones: fields dropped, wrong types,
 out-of-range and fractional numbers, integral numbers spelled 1e3 or 1000.0, unknown types, extra
 nesting, huge ids, null, long texts), labels each with the schema, feeds them all to one
-`EFB pipe --clock virtual --memory-save --seed 1` and compares. "Accepted" means the answer to the
+`EFB pipe --clock virtual --memory-save --seed 1`, after a `hello` that agrees on the newest version
+(whose commands the schema describes: `adjust` `first` and `last` are 1.3's), and compares. "Accepted" means the answer to the
 line has no error with a decoding code; game refusals (not_now, locked, stale, ...) count as accepted.
 A schema-valid `game` other than 0 is drawn as 0: the engine under test hosts one game, which the
 schema cannot know.
@@ -308,8 +309,11 @@ def main(argv):
     lines = cases(command_schema, rng, options.count)
     if options.keep:
         pathlib.Path(options.keep).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    # The newest version the engine speaks: the schema is that version's.
+    newest = '{"type":"hello","id":"newest","protocol":{"min":[1,0],"max":[1,999]}}\n'
     run = subprocess.run([options.efb, "pipe", "--clock", "virtual", "--memory-save", "--seed", "1"],
-                         input="".join(line + "\n" for line in lines).encode(), capture_output=True, timeout=300)
+                         input=(newest + "".join(line + "\n" for line in lines)).encode(), capture_output=True,
+                         timeout=300)
     answers, current = [], []
     problems = 0
     for raw in run.stdout.decode("utf-8").split("\n")[:-1]:
@@ -323,6 +327,7 @@ def main(argv):
         if event["type"] == "done":
             answers.append(current)
             current = []
+    answers = answers[1:]  # the newest version's hello
     if len(answers) != len(lines):
         print(f"{len(lines)} lines, {len(answers)} answers (status {run.returncode})", file=sys.stderr)
         return 1

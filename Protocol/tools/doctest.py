@@ -286,6 +286,7 @@ PROBES = {
     "the focused element has no custom actions": [b'{"type":"action","index":1}'],
     "the focused element has no rotor": [b'{"type":"rotor","direction":"next"}'],
     "the focused element is not adjustable": [b'{"type":"adjust","direction":"increment"}'],
+    "direction must be increment or decrement": [b'{"type":"adjust","direction":"first"}'],
     "action needs a name or an index": [b'{"type":"action"}'],
     "magic tap does nothing here": [b'{"type":"menu"}', b'{"type":"magicTap"}'],
     "the assistive technology screen is showing; report assistive active first": [
@@ -300,7 +301,7 @@ PROBES = {
     "the state has moved on to generation 47 (the command expected 0)": [b'{"type":"next"}', b'{"type":"previous"}'] * 23
     + [b'{"type":"next"}', b'{"type":"ping","ifGen":0}'],
     "level 2.1 is not unlocked yet": [b'{"type":"goto","chapter":2,"level":1}'],
-    "this engine speaks protocol 1.0, 1.1, 1.2, not 2.0": [b'{"type":"hello","protocol":2}'],
+    "this engine speaks protocol 1.0, 1.1, 1.2, 1.3, not 2.0": [b'{"type":"hello","protocol":2}'],
     "the snapshot cannot be restored: its checksum does not match: it was altered": crafted_snapshot(lambda payload: None),
     "it has format 2; this engine reads format 1": crafted_snapshot(with_value(["format"], 2)),
     "the snapshot cannot be restored: state.state.stack[0].focus: the value is out of range": crafted_snapshot(

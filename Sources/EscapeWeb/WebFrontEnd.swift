@@ -12,7 +12,7 @@ import Musl
 
 /// The browser front end, on the game loop's side: the tabs' commands in, the game's events out.
 ///
-/// The page speaks the pipe's protocol (version 1.1) over its WebSocket, one command per message; the
+/// The page speaks the pipe's protocol (version 1.3) over its WebSocket, one command per message; the
 /// events of each turn of the loop reach every tab that plays or watches as one message of NDJSON
 /// lines, so the page sees a whole reply at once and says only what changed. Messages of the page's
 /// own (`web.takeOver`, `web.watch`) and of the server's (`web.role`) have types starting with `web.`.
@@ -109,9 +109,10 @@ package final class WebFrontEnd: FrontEnd {
     /// The role of a tab, if it is connected.
     package func role(of tab: Int) -> Role? { tabs[tab]?.role }
 
-    /// Protocol 1.1, and the page's key names for the chapter pages.
+    /// Protocol 1.3 (a dial's place among its values, and its first and last values), and the page's key
+    /// names for the chapter pages.
     package func opening() -> [SessionInput] {
-        let hello = ClientHello(client: "efb web", acceptedVersions: .versions([.v1_1]), keys: keys)
+        let hello = ClientHello(client: "efb web", acceptedVersions: .versions([.v1_3]), keys: keys)
         return [.request(Request(id: Self.helloID, command: .hello(hello), origin: Route.hello.origin(0)))]
     }
 

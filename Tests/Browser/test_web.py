@@ -786,27 +786,50 @@ class BrowserTests(unittest.TestCase):
         page.press(Keys.ESCAPE)
         page.wait_new_screen(title)
 
-    def test_home_and_end_on_a_dial_say_what_it_can_do(self) -> None:
-        """The protocol has no "first value" command and does not say a dial's values: Home and End
-        say how the dial turns instead of doing nothing."""
-        _, page = self.open("en", "--memory-save", "--adventure", adventure_starting_with("en", "locks"))
-        title = page.title()
-        page.press(Keys.ESCAPE)
-        title = page.wait_new_screen(title)
-        page.chord(Keys.CONTROL, Keys.ALT, "m")
-        page.wait_new_screen(title)
-        dial = page.tab_to(lambda n: page.role(n) == "spinbutton", "a dial")
-        value = page.value(dial)
-        def told() -> int:
-            # The history keeps each thing said (it is hidden, so out of the tree, until Control+Alt+Y).
-            return page.driver.execute_script(
-                "return Array.from(document.querySelectorAll('#history li'))"
-                ".filter(li => li.textContent.includes('Up and Down arrows')).length")
-        for count, key in enumerate((Keys.HOME, Keys.END), start=1):
-            page.press(key)
-            wait_for("Home or End to say how the dial turns", lambda c=count: told() == c, 2)
-            wait_for("it said politely", lambda: "Up and Down arrows" in page.live_text("polite"), 2)
-            self.assertEqual(page.value(page.focused()), value)
+    def test_a_dial_says_its_place_among_its_values_and_home_and_end_turn_it_to_its_ends(self) -> None:
+        """Protocol 1.3's range: a dial is a spinbutton with aria-valuemin 1, aria-valuemax its number of
+        values, aria-valuenow its value's place among them and aria-valuetext the value's word, kept up to
+        date on every turn; Home and End turn it to its first and last values (adjust first and last)."""
+        for locale in ("en", "fr"):
+            with self.subTest(locale=locale):
+                _, page = self.open(locale, "--memory-save", "--adventure", adventure_starting_with(locale, "locks"))
+                title = page.title()
+                page.press(Keys.ESCAPE)
+                title = page.wait_new_screen(title)
+                page.chord(Keys.CONTROL, Keys.ALT, "m")
+                title = page.wait_new_screen(title)
+                level = Game(locale).level(title)
+                self.assertIsNotNone(level, f"a level: {title}")
+                dial = level["puzzle"]["dials"][0]
+                values = dial["values"]
+                node = page.tab_to(lambda n, d=dial: page.role(n) == "spinbutton" and page.name(n) == d["label"],
+                                   f"the dial {dial['label']}")
+
+                def aria() -> List[Optional[str]]:
+                    # What the page set on the focused control, as a screen reader's API reads it.
+                    return page.driver.execute_script(
+                        "const d = document.activeElement;"
+                        "return ['aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-valuetext']"
+                        ".map(name => d.getAttribute(name));")
+
+                def at(value: str) -> List[str]:
+                    return ["1", str(len(values)), str(values.index(value) + 1), value]
+
+                self.assertEqual(aria(), at(dial["start"]))
+                # The accessibility tree has the bounds too (CDP gives them as numbers).
+                self.assertEqual(page.prop(node, "valuemin"), 1)
+                self.assertEqual(page.prop(node, "valuemax"), len(values))
+                for key, value in ((Keys.END, values[-1]), (Keys.HOME, values[0]), (Keys.ARROW_DOWN, values[-1]),
+                                   (Keys.ARROW_UP, values[0]), (Keys.ARROW_UP, values[1]), (Keys.END, values[-1]),
+                                   (Keys.ARROW_UP, values[0])):
+                    page.press(key)
+                    wait_for(f"{key!r} to turn the dial to {value}", lambda v=value: aria() == at(v), 3)
+                    self.assertEqual(page.value(page.focused()), value)
+                    self.assertEqual(page.role(page.focused()), "spinbutton")
+                # Home, End and the arrows turn the dial: no sentence about values going round any more.
+                told = page.driver.execute_script(
+                    "return Array.from(document.querySelectorAll('#history li')).map(li => li.textContent)")
+                self.assertFalse([t for t in told if "no first or last" in t or "sans première" in t], told)
 
     def test_a_key_pressed_while_disconnected_says_it_was_not_sent(self) -> None:
         server, page = self.open("en", "--memory-save")
@@ -996,7 +1019,8 @@ class InterfaceTests(unittest.TestCase):
         keys = {"next": "Tab", "previous": "Shift+Tab", "activate": "Enter", "adjust": "Up and Down arrows",
                 "magicTap": "Control+Alt+M", "escape": "Escape", "hint": "Control+Alt+H", "menu": "Control+Alt+L",
                 "repeat": "Control+Alt+R"}
-        commands = [{"type": "hello", "id": "h", "protocol": [1, 1], "keys": keys}]
+        # The version the page speaks (Sources/EscapeWeb/WebFrontEnd.swift).
+        commands = [{"type": "hello", "id": "h", "protocol": [1, 3], "keys": keys}]
         commands += [{"type": "magicTap", "id": number} for number in range(1, taps + 1)]
         result = subprocess.run(
             [OPTIONS["binary"], "pipe", "--memory-save", "--seed", seed, "--locale", "en", "--hint-interval", "600"],

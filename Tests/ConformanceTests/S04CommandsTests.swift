@@ -131,7 +131,7 @@ import Testing
         arguments: [
             ("1", [1, 0]), ("[1,0]", [1, 0]), ("[1,1]", [1, 1]), ("[[1,0],[1,1]]", [1, 1]), ("[[1,0]]", [1, 0]),
             (#"{"min":[1,0],"max":[1,1]}"#, [1, 1]), (#"{"min":[1,0],"max":[1,0]}"#, [1, 0]),
-            (#"{"min":[0,0],"max":[9,9]}"#, [1, 2]), ("[[1,1],[2,0]]", [1, 1]),
+            (#"{"min":[0,0],"max":[9,9]}"#, [1, 3]), ("[[1,1],[2,0]]", [1, 1]),
         ]
     )
     func helloProtocolForms(form: String, version: [Int]) async throws {
@@ -142,7 +142,7 @@ import Testing
 
     @Test(
         "§4.3 hello: with no version in common (a range with min above max holds none) the reply is unsupported_protocol",
-        arguments: ["2", "[1,3]", "[[2,0],[0,9]]", #"{"min":[1,1],"max":[1,0]}"#, #"{"min":[2,0],"max":[3,0]}"#]
+        arguments: ["2", "[1,4]", "[[2,0],[0,9]]", #"{"min":[1,1],"max":[1,0]}"#, #"{"min":[2,0],"max":[3,0]}"#]
     )
     func helloNoCommonVersion(form: String) async throws {
         let transcript = try await EFB.run([#"{"type":"hello","id":"h","protocol":\#(form)}"#])
@@ -180,7 +180,7 @@ import Testing
         ])
         let first = try #require(transcript.last("hello", 1))
         #expect(first["version"] == [1, 0])
-        #expect(first["versions"] == [[1, 0], [1, 1], [1, 2]])
+        #expect(first["versions"] == [[1, 0], [1, 1], [1, 2], [1, 3]])
         #expect(first["want"] == ["validActions"])
         #expect(first["locale"] == "en")
         let second = try #require(transcript.last("hello", "h"))

@@ -100,7 +100,7 @@ import Glibc
             let reply = try client.read { $0.type == "done" }
             #expect(reply.compactMap(\.type) == ["error", "hello", "done"])
             #expect(reply.first?.string("code") == "unsupported_protocol")
-            #expect(reply.first?.string("message") == "this engine speaks protocol 1.0, 1.1, 1.2, not 2.0")
+            #expect(reply.first?.string("message") == "this engine speaks protocol 1.0, 1.1, 1.2, 1.3, not 2.0")
             // The client goes on in the version it spoke: 1.1 until it agrees on another.
             #expect(reply[1]["version"] == .array([.int(1), .int(1)]))
             #expect(reply.allSatisfy { $0["gen"] != nil })
@@ -147,6 +147,55 @@ import Glibc
         #expect(served.process.process.terminationStatus == 0)
     }
 
+    @Test("§12 Versions are per client: a 1.3 client's dials carry range, copies included; 1.2's adjust only steps")
+    func rangesArePerClient() throws {
+        let save = try EFB.save(completed: Array(EFB.lanternLevels.dropLast()), current: "room-wheels")
+        let served = try Served(["--adventure", EFB.lanternPath, "--save", save.path])
+        defer { served.stop() }
+        let (controller, newer) = try served.pair()
+        controller.send(#"{"type":"hello","id":"h","protocol":[1,2]}"#)
+        _ = try controller.read { $0.type == "done" }
+        newer.send(#"{"type":"hello","id":"h","protocol":{"min":[1,0],"max":[1,3]}}"#)
+        let hello = try newer.read { $0.type == "done" }
+        #expect(hello.first?["version"] == .array([.int(1), .int(3)]))
+        #expect(Self.capabilities(hello[0]).contains("ranges"))
+        // The 1.2 controller's first is a bad direction, refused before it reaches the game.
+        controller.send(#"{"type":"adjust","id":1,"element":"left-wheel","direction":"last"}"#)
+        let refused = try controller.read { $0.type == "done" }
+        #expect(refused.compactMap(\.type) == ["error", "done"])
+        #expect(refused.first?.string("code") == "invalid_params")
+        #expect(refused.first?.string("field") == "direction")
+        #expect(refused.first?.string("message") == "direction must be increment or decrement")
+        // Its step is taken: said to it without range, copied to the 1.3 observer with it.
+        controller.send(#"{"type":"adjust","id":2,"element":"left-wheel","direction":"decrement"}"#)
+        let turned = try controller.read { $0.type == "done" }
+        let own = try #require(turned.first { $0.type == "elementChanged" })
+        guard case .object(let element)? = own["element"] else {
+            Issue.record("no element")
+            return
+        }
+        #expect(element["value"] == "9" && element["range"] == nil)
+        let copies = try newer.read { $0.type == "idle" }
+        let copy = try #require(copies.first { $0.type == "elementChanged" })
+        guard case .object(let copied)? = copy["element"] else {
+            Issue.record("no element")
+            return
+        }
+        #expect(copied["value"] == "9")
+        #expect(copied["range"] == ["count": 10, "position": 10])
+        // The 1.3 client may not play (it observes), but it may ask: its state carries the ranges too.
+        newer.send(#"{"type":"state","id":"s"}"#)
+        let state = try newer.read { $0.type == "done" }
+        let screen = try #require(state.first { $0.type == "screen" })
+        guard case .array(let elements)? = screen["elements"] else {
+            Issue.record("no elements")
+            return
+        }
+        let ranged = elements.filter { if case .object(let item) = $0 { item["range"] != nil } else { false } }
+        #expect(ranged.count == 2)
+        try served.finish([controller, newer])
+    }
+
     @Test("§12 Versions are per client: chapter ids go to the 1.2 clients only, copies included; 1.0 gets no idle")
     func versionsArePerClient() throws {
         let served = try Served()
@@ -158,13 +207,14 @@ import Glibc
         let hello = try newer.read { $0.type == "done" }
         #expect(hello.compactMap(\.type) == ["hello", "done"])
         #expect(hello[0]["version"] == .array([.int(1), .int(2)]))
-        #expect(hello[0]["versions"] == .array(Self.pairs(0...2)))
+        #expect(hello[0]["versions"] == .array(Self.pairs(0...3)))
         #expect(Self.capabilities(hello[0]).contains("chapterIds"))
+        #expect(!Self.capabilities(hello[0]).contains("ranges"))
         older.send(#"{"type":"hello","id":"h","protocol":1}"#)
         let old = try older.read { $0.type == "done" }
         #expect(old.compactMap(\.type) == ["hello", "done"])
         #expect(old[0]["version"] == .array([.int(1), .int(0)]))
-        #expect(old[0]["versions"] == .array(Self.pairs(0...2)))
+        #expect(old[0]["versions"] == .array(Self.pairs(0...3)))
         #expect(Self.capabilities(old[0]).isDisjoint(with: ["chapterIds", "elementChanged", "idle", "timer"]))
 
         // Into the first chapter: its page, then its first level.

@@ -30,7 +30,7 @@ struct DecoderWordsTests {
         (#"{}"#, "missing required field type"),
         (#"{"type":null}"#, "type must be a string, not null"),
         (#"{"type":-2.5}"#, "type must be a string, not -2.5"),
-        (#"{"type":"adjust","direction":"up"}"#, "direction must be increment or decrement"),
+        (#"{"type":"adjust","direction":"up"}"#, "direction must be increment or decrement or first or last"),
         (#"{"type":"wait","ms":-1}"#, "ms must be between 0 and 86400000"),
         (#"{"type":"goto","chapter":-1e300,"level":1}"#, "chapter must be at least 1"),
         (#"{"type":"goto","chapter":1e300,"level":1}"#, "chapter must be at most 9007199254740991"),
@@ -80,6 +80,40 @@ struct DecoderWordsTests {
             CommandDecoder.decode([0x7B, 0xFF, 0x7D])
                 == .failure(DecodingFailure(.invalidUTF8, EngineWords.Phrase(.decodeInvalidUTF8)), replyTo: nil)
         )
+    }
+
+    /// Before protocol 1.3 `adjust` only steps: `first` and `last` are bad values, and a bad value names
+    /// the two steps alone, as those versions always said, in a batch too.
+    @Test func beforeThirteenABadDirectionNamesTheSteps() throws {
+        for (line, english, field) in [
+            (#"{"type":"adjust","direction":"up"}"#, "direction must be increment or decrement", "direction"),
+            (#"{"type":"adjust","direction":"first"}"#, "direction must be increment or decrement", "direction"),
+            (
+                #"{"type":"adjust","element":"d","direction":"last"}"#, "direction must be increment or decrement",
+                "direction"
+            ),
+            (
+                #"{"type":"batch","commands":[{"type":"next"},{"type":"adjust","direction":"up"}]}"#,
+                "commands[1]: direction must be increment or decrement", "commands[1].direction"
+            ),
+            (
+                #"{"type":"batch","commands":[{"type":"next"},{"type":"adjust","direction":"first"}]}"#,
+                "commands[1]: direction must be increment or decrement", "commands[1].direction"
+            ),
+        ] {
+            guard case .failure(let failure, _) = CommandDecoder.steppingOnly(CommandDecoder.decode(Array(line.utf8)))
+            else {
+                Issue.record("\(line) is refused")
+                continue
+            }
+            #expect(ProtocolError(failure, in: .english).message == english, "\(line)")
+            #expect(failure.field == field, "\(line)")
+        }
+        // What steps, and other bad values, are as they were.
+        let step = CommandDecoder.decode(Array(#"{"type":"adjust","direction":"increment","id":3}"#.utf8))
+        #expect(CommandDecoder.steppingOnly(step) == step)
+        let rotor = CommandDecoder.decode(Array(#"{"type":"rotor","direction":"first"}"#.utf8))
+        #expect(CommandDecoder.steppingOnly(rotor) == rotor)
     }
 
     @Test func frenchFailuresAreWholeFrenchSentences() throws {

@@ -19,7 +19,7 @@ struct EventDecoderTests {
     static let openingHello = ServerHello(
         protocolVersion: 1,
         version: .v1_0,
-        versions: [.v1_0, .v1_1, .v1_2],
+        versions: [.v1_0, .v1_1, .v1_2, .v1_3],
         engineVersion: "0.1.0",
         locale: "en",
         adventureID: "escape-from-blindness",

@@ -24,6 +24,24 @@ import Testing
                 rotors: ["Codes", text],
                 actions: [text, "Pump"]
             ),
+            // A dial: its range is written in protocol 1.3 only, between `label` and `rotors`.
+            Element(
+                id: "dial-\(text.count)",
+                label: text,
+                value: text,
+                traits: [.adjustable],
+                range: ElementRange(position: text.count + 1, count: text.count + 12)
+            ),
+            Element(
+                id: "all",
+                label: text,
+                hint: text,
+                value: text,
+                traits: [.adjustable],
+                rotors: [text],
+                actions: [text],
+                range: ElementRange(position: 1, count: 1)
+            ),
         ]
     }
 
@@ -31,7 +49,8 @@ import Testing
     static let commands: [GameCommand] = [
         .next, .previous, .first, .last, .magicTap, .escape, .hint, .menu, .replay, .repeatAnnouncement,
         .focus(element: "f"), .activate(element: nil), .activate(element: "a"), .rotor(.next), .rotorItem(.previous),
-        .action(.name("Pull \"it\"")), .action(.index(2)), .adjust(.increment), .adjust(.decrement),
+        .action(.name("Pull \"it\"")), .action(.index(2)), .adjust(.increment), .adjust(.decrement), .adjust(.first),
+        .adjust(.last),
         .input(text: "", element: nil), .input(text: "café ✓", element: "field"), .goto(chapter: 3, level: 4),
         .assistive(active: true), .assistive(active: false),
     ]
@@ -182,7 +201,7 @@ import Testing
     static let replies: [RequestID?] = [nil, .int(7), .int(-9_007_199_254_740_991), .string("a \"quoted\" id")]
 
     /// With and without `game` (an engine hosting many games): `game` sorts just before `gen`.
-    @Test(arguments: [0, 1, 2], [nil, 0, 1023])
+    @Test(arguments: [0, 1, 2, 3], [nil, 0, 1023])
     func directLinesMatchTheGeneralPath(protocolMinor: Int, game: Int?) {
         for event in Self.events {
             for replyTo in Self.replies {
@@ -204,6 +223,33 @@ import Testing
                     "\(String(decoding: direct, as: UTF8.self)) != \(String(decoding: general, as: UTF8.self))"
                 )
             }
+        }
+    }
+
+    /// A dial's `range` is protocol 1.3's: before it the element is written as it always was.
+    @Test(arguments: [0, 1, 2, 3])
+    func aDialsRangeIsWrittenIn13Only(protocolMinor: Int) {
+        let dial = Element(
+            id: "left-wheel",
+            label: "Left wheel",
+            value: "7",
+            traits: [.adjustable],
+            range: ElementRange(position: 8, count: 10)
+        )
+        for event in [
+            Event.game(.focus(FocusState(screen: "s", element: dial, index: 1, count: 1))),
+            .game(.elementChanged(dial)),
+        ] {
+            let stamped = StampedEvent(seq: 1, replyTo: nil, generation: 2, event: event, protocolMinor: protocolMinor)
+            var direct: [UInt8] = []
+            EventEncoder.encode(stamped, into: &direct)
+            let line = String(decoding: direct, as: UTF8.self)
+            let element = #"{"id":"left-wheel","label":"Left wheel","#
+            let expected =
+                protocolMinor >= 3
+                ? element + #""range":{"count":10,"position":8},"traits":["adjustable"],"value":"7"}"#
+                : element + #""traits":["adjustable"],"value":"7"}"#
+            #expect(line.contains(expected), "\(line)")
         }
     }
 

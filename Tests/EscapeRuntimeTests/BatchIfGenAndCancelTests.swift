@@ -58,7 +58,7 @@ struct BatchIfGenAndCancelTests {
     }
 
     @Test(arguments: [
-        #"2"#, #"[1,3]"#, #"[[0,9],[2,0]]"#, #"{"min":[1,3],"max":[2,0]}"#, #"0"#, #"{"min":[1,1],"max":[1,0]}"#,
+        #"2"#, #"[1,4]"#, #"[[0,9],[2,0]]"#, #"{"min":[1,4],"max":[2,0]}"#, #"0"#, #"{"min":[1,1],"max":[1,0]}"#,
     ])
     func helloWithNoCommonVersionIsUnsupported(_ versions: String) {
         let events = answers([#"{"type":"hello","id":"h","protocol":\#(versions)}"#])

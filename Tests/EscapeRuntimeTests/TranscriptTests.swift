@@ -9,7 +9,7 @@ import Testing
 struct TranscriptTests {
     private let commands = Support.examples.appendingPathComponent("full-game.commands.ndjson")
 
-    @Test(arguments: ["full-game", "full-game-1.1", "bot-features", "chapters-1.2"])
+    @Test(arguments: ["full-game", "full-game-1.1", "bot-features", "chapters-1.2", "dials-1.3"])
     func theExamplesMatchTheirGoldenTranscripts(name: String) throws {
         let commands = Support.examples.appendingPathComponent("\(name).commands.ndjson")
         let golden = Support.examples.appendingPathComponent("\(name).transcript.ndjson")

@@ -1214,9 +1214,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--adventure", help="play this adventure file instead of the shipped one (passed to efb)")
     parser.add_argument(
         "--protocol",
-        choices=["1.0", "1.1", "1.2", "auto"],
+        choices=["1.0", "1.1", "1.2", "1.3", "auto"],
         default="1.1",
-        help="the protocol version to speak: 1.1 (default), 1.0, 1.2 (chapter ids), or auto (the engine picks)",
+        help="the protocol version to speak: 1.1 (default), 1.0, 1.2 (chapter ids), 1.3 (dial ranges), "
+        "or auto (the engine picks)",
     )
     parser.add_argument(
         "--if-gen",

@@ -14,8 +14,10 @@ engine, assigns ids, writes commands and collects each command's events up to it
         print(reply.first("focus")["element"]["label"])
         replies = engine.send_many([{"type": "next"}, {"type": "previous"}])   # pipelined
 
-The handshake negotiates the protocol version: by default the client offers 1.0 to 1.2 and the
-engine picks the newest it speaks (:attr:`Engine.version`). In 1.2 chapter pages and level screens
+The handshake negotiates the protocol version: by default the client offers 1.0 to 1.3 and the
+engine picks the newest it speaks (:attr:`Engine.version`). In 1.3 an adjustable element (a dial)
+carries ``range`` (``{"position": P, "count": N}``: its value's place among its N values) and
+``adjust`` also takes ``"first"`` and ``"last"``. In 1.2 chapter pages and level screens
 carry ``chapterId`` and ``progress`` carries ``chapterId`` and ``chapters`` (see
 :func:`chapter_progress`). In 1.1 every event carries ``gen``, a
 changed element is an ``elementChanged`` event instead of a second ``focus``, timed levels send
@@ -26,7 +28,7 @@ the screen on show up to date from ``screen``, ``focus`` and ``elementChanged`` 
 starting an engine (protocol section 12): the same conversation, with the socket's own rules (the
 first client to join controls the game, the others follow it; events of another client's moves
 arrive without ``replyTo``). Each client of the socket agrees on its own version, so such a client
-speaks 1.2, chapter ids included, as on the pipe.
+speaks 1.3, chapter ids and ranges included, as on the pipe.
 
 Only the standard library is needed (Python 3.8+); when orjson (PyPI) is installed, lines are read
 and written with it, about twice as fast as :mod:`json`, with the same events as a result (a command
@@ -89,7 +91,7 @@ __all__ = [
 #: The protocol (major) version this client speaks.
 PROTOCOL_VERSION = 1
 #: The ``(major, minor)`` versions this client speaks; by default it offers all of them.
-PROTOCOL_VERSIONS = ((1, 0), (1, 1), (1, 2))
+PROTOCOL_VERSIONS = ((1, 0), (1, 1), (1, 2), (1, 3))
 
 Event = Dict[str, Any]
 Command = Dict[str, Any]
@@ -431,7 +433,7 @@ def chapter_progress(progress: Event) -> List[Tuple[str, int, int]]:
 def protocol_field(protocol: Any = None) -> Any:
     """The ``protocol`` field of a ``hello`` command for what the client wants to speak.
 
-    ``None`` offers every version this client speaks: ``{"min": [1, 0], "max": [1, 2]}``.
+    ``None`` offers every version this client speaks: ``{"min": [1, 0], "max": [1, 3]}``.
     ``(1, 1)``, ``[1, 1]`` or ``"1.1"`` asks for exactly 1.1. ``(1, 0)``, ``"1.0"`` or ``1`` asks for
     1.0, written as the integer ``1`` that every engine of protocol 1 understands. A list of pairs
     or a ``{"min": ..., "max": ...}`` dict is passed on as it is.
@@ -581,7 +583,7 @@ class Engine:
         socket: The path of the Unix domain socket of a game ``efb serve`` shares: join it instead
             of starting an engine (``args``, ``binary``, ``stderr``, ``env`` and ``cwd`` are then
             unused). The events of joining (the engine's hello, ``role``, the whole state, ``idle``)
-            are :attr:`opening`; a client that agrees on 1.2 then asks ``state`` once, since it joined
+            are :attr:`opening`; a client that agrees on 1.2 or later then asks ``state`` once, since it joined
             in 1.1, so that :attr:`progress` and :attr:`screen` carry the chapter fields at once.
             :meth:`close` leaves the game, which goes on; ``send({"type": "quit"})`` from the
             controller ends it for everyone.

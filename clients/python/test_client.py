@@ -265,7 +265,7 @@ class JSONTests(unittest.TestCase):
 
 class ProtocolFieldTests(unittest.TestCase):
     def test_what_hello_offers(self):
-        self.assertEqual(protocol_field(), {"min": [1, 0], "max": [1, 2]})
+        self.assertEqual(protocol_field(), {"min": [1, 0], "max": [1, 3]})
         self.assertEqual(protocol_field((1, 1)), [1, 1])
         self.assertEqual(protocol_field("1.1"), [1, 1])
         # 1.0 is the integer every protocol 1 engine understands.
@@ -281,10 +281,10 @@ class ProtocolFieldTests(unittest.TestCase):
 class NegotiationTests(unittest.TestCase):
     def test_by_default_1_1_is_agreed(self):
         with Engine(GAME, hello={"want": ["validActions", "no-such-thing"]}) as engine:
-            self.assertEqual(engine.protocol_offered, {"min": [1, 0], "max": [1, 2]})
+            self.assertEqual(engine.protocol_offered, {"min": [1, 0], "max": [1, 3]})
             # The opening hello is still 1.0: a session speaks 1.0 until a hello agrees on 1.1.
             self.assertEqual(engine.opening[0]["version"], [1, 0])
-            self.assertEqual(engine.version, (1, 2))
+            self.assertEqual(engine.version, (1, 3))
             self.assertTrue(engine.speaks(1, 1))
             self.assertIn((1, 0), engine.versions)
             self.assertIn((1, 1), engine.versions)
@@ -369,8 +369,8 @@ class SharedGameTests(unittest.TestCase):
         try:
             self.assertIsNone(controller.pid)
             self.assertEqual([e["type"] for e in observer.opening][:2], ["hello", "role"])
-            self.assertEqual(controller.version, (1, 2))
-            self.assertEqual(observer.version, (1, 2))
+            self.assertEqual(controller.version, (1, 3))
+            self.assertEqual(observer.version, (1, 3))
             self.assertEqual(older.version, (1, 1))
             self.assertIn("chapterIds", observer.capabilities)
             # Joining was in 1.1; the state asked again says each chapter's progress at once.

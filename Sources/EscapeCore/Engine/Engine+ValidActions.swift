@@ -44,12 +44,9 @@ extension Engine {
                 actions.append(ValidAction(element: id, command: .activate(element: id), label: element.label))
             }
             if element.traits.contains(.adjustable) {
-                for direction in AdjustDirection.allCases {
-                    let key: EngineWords.Key =
-                        switch direction {
-                        case .increment: .labelIncrement
-                        case .decrement: .labelDecrement
-                        }
+                // One step each way: the action space every protocol version's bots know.
+                for direction in AdjustDirection.steps {
+                    let key: EngineWords.Key = direction == .increment ? .labelIncrement : .labelDecrement
                     actions.append(
                         ValidAction(
                             element: id,

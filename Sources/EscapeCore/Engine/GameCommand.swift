@@ -13,6 +13,16 @@ public enum AdjustDirection: String, Sendable, Hashable, CaseIterable {
     case increment
     /// Down by one step.
     case decrement
+    /// To the first value (protocol 1.3).
+    case first
+    /// To the last value (protocol 1.3).
+    case last
+
+    /// The directions that go one step: what every protocol version takes, and what valid actions list.
+    public static let steps: [AdjustDirection] = [.increment, .decrement]
+
+    /// Whether it goes one step, rather than to an end.
+    public var isStep: Bool { self == .increment || self == .decrement }
 }
 
 /// Picks a custom action of the focused element.

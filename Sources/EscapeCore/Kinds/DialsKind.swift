@@ -24,13 +24,22 @@ extension DialsPuzzle: LevelKind {
         elements.reserveCapacity(dials.count + 2)
         elements.append(Element(id: Engine.promptID, label: prompt, traits: [.staticText]))
         for (dial, value) in zip(dials, state) {
-            elements.append(Element(id: dial.id, label: dial.label, value: dial.values[value], traits: [.adjustable]))
+            elements.append(
+                Element(
+                    id: dial.id,
+                    label: dial.label,
+                    value: dial.values[value],
+                    traits: [.adjustable],
+                    range: ElementRange(position: value + 1, count: dial.values.count)
+                )
+            )
         }
         elements.append(Element(id: Engine.tryID, label: tryButton, traits: [.button]))
         return elements
     }
 
-    /// Adjusting a dial turns it one step, wrapping, and says its value; trying judges the combination.
+    /// Adjusting a dial turns it one step, wrapping, or to its first or last value, and says its value;
+    /// trying judges the combination.
     public func respond(
         to gesture: PuzzleGesture,
         state: inout State,
@@ -40,7 +49,12 @@ extension DialsPuzzle: LevelKind {
         case .adjust(let direction, let id):
             guard let index = dials.firstIndex(where: { $0.id == id }) else { throw gesture.unsupported }
             let count = dials[index].values.count
-            state[index] = (state[index] + (direction == .increment ? 1 : count - 1)) % count
+            switch direction {
+            case .increment: state[index] = (state[index] + 1) % count
+            case .decrement: state[index] = (state[index] + count - 1) % count
+            case .first: state[index] = 0
+            case .last: state[index] = count - 1
+            }
             return .changed(
                 sounds: [.dial],
                 said: [Announcement(dials[index].values[state[index]], category: .feedback)]

@@ -13,6 +13,7 @@ public struct Element: Sendable, Hashable {
         var traits: [Trait]
         var rotors: [String]
         var actions: [String]
+        var range: ElementRange?
     }
 
     /// The box its copies share, never changed: changing a field makes a new one.
@@ -72,6 +73,12 @@ public struct Element: Sendable, Hashable {
         set { change { $0.actions = newValue } }
     }
 
+    /// Where an adjustable element's value stands among its values, and how many it has.
+    public var range: ElementRange? {
+        get { fields.range }
+        set { change { $0.range = newValue } }
+    }
+
     /// Creates an element.
     public init(
         id: String,
@@ -80,10 +87,20 @@ public struct Element: Sendable, Hashable {
         value: String? = nil,
         traits: [Trait],
         rotors: [String] = [],
-        actions: [String] = []
+        actions: [String] = [],
+        range: ElementRange? = nil
     ) {
         box = Box(
-            Fields(id: id, label: label, hint: hint, value: value, traits: traits, rotors: rotors, actions: actions)
+            Fields(
+                id: id,
+                label: label,
+                hint: hint,
+                value: value,
+                traits: traits,
+                rotors: rotors,
+                actions: actions,
+                range: range
+            )
         )
     }
 
@@ -95,5 +112,23 @@ public struct Element: Sendable, Hashable {
     /// Hashes the fields.
     public func hash(into hasher: inout Hasher) {
         box.fields.hash(into: &hasher)
+    }
+}
+
+/// Where an adjustable element's value stands among the values it takes: protocol 1.3's `range`.
+public struct ElementRange: Sendable, Hashable {
+    /// The 1-based position of the current value among the values.
+    public var position: Int
+    /// How many values the element takes.
+    public var count: Int
+
+    /// Creates a range.
+    ///
+    /// - Parameters:
+    ///   - position: The 1-based position of the current value.
+    ///   - count: How many values there are.
+    public init(position: Int, count: Int) {
+        self.position = position
+        self.count = count
     }
 }

@@ -224,6 +224,63 @@ public enum CommandDecoder {
         }
     }
 
+    /// A decoded line as a version before 1.3 takes it: an `adjust` to the `first` or `last` value (in a
+    /// `batch` too) is refused as a bad `direction`, and a bad `direction` names only the two steps, as
+    /// those versions always said.
+    ///
+    /// - Parameter outcome: The line as ``decode(_:)`` read it, for the newest version.
+    /// - Returns: The outcome for a version whose `adjust` only steps.
+    public static func steppingOnly(_ outcome: Outcome) -> Outcome {
+        switch outcome {
+        case .blank:
+            return outcome
+        case .failure(let failure, let replyTo):
+            return .failure(steppingOnly(failure), replyTo: replyTo)
+        case .request(let request):
+            if adjustsToAnEnd(request.command) {
+                return .failure(stepsOnly, replyTo: request.id)
+            }
+            if case .batch(let entries) = request.command,
+                let index = entries.firstIndex(where: { adjustsToAnEnd($0.command) })
+            {
+                return .failure(stepsOnly.inBatch(at: index), replyTo: request.id)
+            }
+            return outcome
+        }
+    }
+
+    /// Whether `command` adjusts to the first or last value.
+    private static func adjustsToAnEnd(_ command: Command) -> Bool {
+        switch command {
+        case .game(.adjust(let direction)), .onElement(_, .adjust(let direction)): !direction.isStep
+        default: false
+        }
+    }
+
+    /// A bad `direction` for an `adjust` that only steps.
+    private static let stepsOnly = oneOf("direction", AdjustDirection.steps)
+
+    /// `field must be A or B or ...`.
+    private static func oneOf(_ field: String, _ choices: [AdjustDirection]) -> DecodingFailure {
+        var reason = EngineWords.Phrase(.decodeOneOf, ["field": field])
+        reason.list("choices", alternatives: choices.map(\.rawValue))
+        return DecodingFailure(.invalidParams, reason, field: field)
+    }
+
+    /// The failure a version whose `adjust` only steps gives for `failure`: a bad adjust `direction`
+    /// names the steps alone; any other failure is itself.
+    private static func steppingOnly(_ failure: DecodingFailure) -> DecodingFailure {
+        let anyDirection = oneOf("direction", AdjustDirection.allCases)
+        if failure == anyDirection { return stepsOnly }
+        if failure.reason.key == .decodeInBatch, failure.field?.hasSuffix(".direction") == true,
+            failure.reason.phrases["message"] == anyDirection.reason, let index = failure.reason.values["index"],
+            let number = Int(index)
+        {
+            return stepsOnly.inBatch(at: number)
+        }
+        return failure
+    }
+
     /// The most commands a `batch` holds.
     public static let maximumBatch = 1000
 

@@ -425,6 +425,13 @@ struct DirectLine: ~Copyable {
             if let hint = element.hint { line.field("hint", hint) }
             line.field("id", element.id)
             line.field("label", element.label)
+            if line.stamped.protocolMinor >= 3, let range = element.range {
+                line.key("range")
+                line.object { line in
+                    line.field("count", range.count)
+                    line.field("position", range.position)
+                }
+            }
             if !element.rotors.isEmpty { line.strings("rotors", element.rotors) }
             line.traits(element.traits)
             if let value = element.value { line.field("value", value) }

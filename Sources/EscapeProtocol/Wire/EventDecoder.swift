@@ -78,8 +78,13 @@ public enum EventDecoder {
         var minor = protocolMinor
         // A line with gen is 1.1 or later: which one, only the caller knows (1.2 adds no such event).
         if !carriesGenerationAlways(type) { minor = generation == nil ? 0 : max(1, protocolMinor) }
-        if type == "progress" { minor = members["chapters"] != nil ? 2 : members["onScreen"] == nil ? 0 : 1 }
+        if type == "progress" {
+            // 1.3 adds nothing to progress: a line with chapters is 1.2 or later.
+            minor = members["chapters"] != nil ? max(2, protocolMinor) : members["onScreen"] == nil ? 0 : 1
+        }
         let event = try event(type, object)
+        // An element with a range is 1.3's.
+        if minor < 3, Self.carriesRange(event) { minor = 3 }
         var stamped = StampedEvent(
             seq: seq,
             replyTo: replyTo,
@@ -89,6 +94,16 @@ public enum EventDecoder {
         )
         stamped.game = try object.optionalInt("game")
         return stamped
+    }
+
+    /// Whether an element of `event` has a `range`, which only protocol 1.3 writes.
+    private static func carriesRange(_ event: Event) -> Bool {
+        switch event {
+        case .game(.screen(let screen)): screen.elements.contains { $0.range != nil }
+        case .game(.focus(let focus)): focus.element.range != nil
+        case .game(.elementChanged(let element)): element.range != nil
+        default: false
+        }
     }
 
     /// Whether events of `type` carry `gen` in protocol 1.0 too.
@@ -273,7 +288,11 @@ public enum EventDecoder {
     }
 
     private static func element(_ object: Members) throws(EventDecodingError) -> Element {
-        Element(
+        var range: ElementRange?
+        if let members = try object.optionalObject("range") {
+            range = ElementRange(position: try members.int("position"), count: try members.int("count"))
+        }
+        return Element(
             id: try object.string("id"),
             label: try object.string("label"),
             hint: try object.optionalString("hint"),
@@ -285,7 +304,8 @@ public enum EventDecoder {
                 return trait
             },
             rotors: try object.optionalStrings("rotors") ?? [],
-            actions: try object.optionalStrings("actions") ?? []
+            actions: try object.optionalStrings("actions") ?? [],
+            range: range
         )
     }
 

@@ -43,7 +43,7 @@ public enum EventEncoder {
 
     /// The event as a JSON object.
     public static func json(_ stamped: StampedEvent) -> JSONValue {
-        var object = body(stamped.event, generation: stamped.generation)
+        var object = body(stamped.event, generation: stamped.generation, ranges: stamped.protocolMinor >= 3)
         if stamped.protocolMinor >= 1 {
             object["gen"] = .int(stamped.generation)
             if case .progress(let summary, _) = stamped.event {
@@ -65,7 +65,8 @@ public enum EventEncoder {
         return .object(object)
     }
 
-    private static func body(_ event: Event, generation: Int) -> [String: JSONValue] {
+    /// The event's own members; `ranges`: whether adjustable elements carry their `range` (1.3).
+    private static func body(_ event: Event, generation: Int, ranges: Bool) -> [String: JSONValue] {
         switch event {
         case .hello(let hello):
             var object: [String: JSONValue] = [
@@ -84,7 +85,7 @@ public enum EventEncoder {
             if let games = hello.games { object["games"] = .int(games) }
             return object
         case .game(let gameEvent):
-            return body(gameEvent, generation: generation)
+            return body(gameEvent, generation: generation, ranges: ranges)
         case .progress(let summary, let saved):
             return [
                 "type": "progress",
@@ -147,7 +148,8 @@ public enum EventEncoder {
         }
     }
 
-    private static func body(_ event: GameEvent, generation: Int) -> [String: JSONValue] {
+    private static func body(_ event: GameEvent, generation: Int, ranges: Bool) -> [String: JSONValue] {
+        func elementJSON(_ element: Element) -> JSONValue { json(element, range: ranges) }
         switch event {
         case .screen(let screen):
             var object: [String: JSONValue] = [
@@ -156,7 +158,7 @@ public enum EventEncoder {
                 "screen": .string(screen.id),
                 "kind": .string(screen.kind.rawValue),
                 "title": .string(screen.title),
-                "elements": .array(screen.elements.map(json)),
+                "elements": .array(screen.elements.map(elementJSON)),
                 "magicTap": json(screen.magicTap),
                 "escape": json(screen.escape),
             ]
@@ -170,7 +172,7 @@ public enum EventEncoder {
                 "type": "focus",
                 "gen": .int(generation),
                 "screen": .string(focus.screen),
-                "element": json(focus.element),
+                "element": elementJSON(focus.element),
                 "index": .int(focus.index),
                 "count": .int(focus.count),
             ]
@@ -211,7 +213,7 @@ public enum EventEncoder {
         case .ended(let reason):
             return ["type": "ended", "reason": .string(reason.rawValue), "cutShort": .bool(reason != .escaped)]
         case .elementChanged(let element):
-            return ["type": "elementChanged", "gen": .int(generation), "element": json(element)]
+            return ["type": "elementChanged", "gen": .int(generation), "element": elementJSON(element)]
         case .timer(let timer):
             return [
                 "type": "timer",
@@ -222,7 +224,7 @@ public enum EventEncoder {
         }
     }
 
-    private static func json(_ element: Element) -> JSONValue {
+    private static func json(_ element: Element, range: Bool) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(element.id),
             "label": .string(element.label),
@@ -232,6 +234,9 @@ public enum EventEncoder {
         if let value = element.value { object["value"] = .string(value) }
         if !element.rotors.isEmpty { object["rotors"] = .array(element.rotors.map(JSONValue.string)) }
         if !element.actions.isEmpty { object["actions"] = .array(element.actions.map(JSONValue.string)) }
+        if range, let position = element.range {
+            object["range"] = ["position": .int(position.position), "count": .int(position.count)]
+        }
         return .object(object)
     }
 

@@ -23,6 +23,9 @@ public struct ProtocolVersion: Comparable, Hashable, Sendable, CustomStringConve
     // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Protocol 1.2: the chapter's id on chapter and level screens and in `progress`.
     public static let v1_2 = ProtocolVersion(major: 1, minor: 2)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    /// Protocol 1.3: an adjustable element's `range`, and `adjust` to the first or last value.
+    public static let v1_3 = ProtocolVersion(major: 1, minor: 3)
 
     /// `major.minor`, as people write it.
     public var description: String { "\(major).\(minor)" }

@@ -12,7 +12,7 @@ import Musl
 /// One game shared by many clients over a Unix domain socket (`efb serve`).
 ///
 /// Every connection speaks the pipe's protocol, in the version it agreed on in its own `hello` (1.0,
-/// 1.1 or 1.2), 1.1 until it says: the session speaks the newest, and each client's events are worded
+/// 1.1, 1.2 or 1.3), 1.1 until it says: the session speaks the newest, and each client's events are worded
 /// anew in its version, as ``Dialect`` words the pipe's. The first one to connect while
 /// nobody controls the game (or one that asks with `hello` and `role: "controller"` then) is its
 /// controller: its commands go to the session. The others are observers: they receive every event
@@ -243,8 +243,10 @@ package final class ServeFrontEnd: FrontEnd {
     }
 
     private func handle(_ frame: LineFramer.Frame, from number: Int, submit: (SessionInput) -> Void) {
+        // Decoded as the client's version takes it: the session speaks the newest.
+        let dialect = clients[number]?.dialect ?? .v11
         let outcome: CommandDecoder.Outcome? =
-            if case .line(let bytes) = frame { CommandDecoder.decode(bytes) } else { nil }
+            if case .line(let bytes) = frame { dialect.take(CommandDecoder.decode(bytes)) } else { nil }
         guard case .request(let request)? = outcome else {
             // An observer's bad line is answered here, at once: it never waits behind the controller's
             // wait, nor fills the session's queue (whose back-pressure holds only the controller).
@@ -254,7 +256,11 @@ package final class ServeFrontEnd: FrontEnd {
                 return
             }
             // The session says what is wrong with the line, in the protocol's own words, in its turn.
-            submit(.frame(frame, from: Route.own.origin(number)))
+            if case .line(let bytes) = frame, let outcome {
+                submit(.decoded(outcome, length: bytes.count, from: Route.own.origin(number)))
+            } else {
+                submit(.frame(frame, from: Route.own.origin(number)))
+            }
             return
         }
         if case .hello(let hello) = request.command {

@@ -23,7 +23,7 @@ public struct Session: Sendable {
     /// The engine's version, reported in `hello`.
     public static let engineVersion = "0.1.0"
     /// The protocol versions the engine speaks.
-    public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1, .v1_2]
+    public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1, .v1_2, .v1_3]
     /// The most events one line may send: a batch that would send more is refused (`too_many_events`).
     public static let maximumEventsPerLine = 10_000
     /// The most time the `wait`s of one line may let pass, in milliseconds (one day): a batch whose
@@ -321,7 +321,7 @@ public struct Session: Sendable {
 
     /// Answers a decoded line that came from `origin`.
     private mutating func handle(_ outcome: CommandDecoder.Outcome, from origin: Origin?) {
-        switch outcome {
+        switch dialect.take(outcome) {
         case .blank:
             break
         case .failure(let failure, let id):
@@ -338,6 +338,12 @@ public struct Session: Sendable {
     private mutating func handle(_ request: Request) {
         let replyTo = Reply(request)
         refused = false
+        // A request that came decoded (a front end's own) is taken as the version spoken takes it.
+        if case .failure(let failure, _) = dialect.take(.request(request)) {
+            emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
+            emit(.done, replyTo: replyTo)
+            return
+        }
         tick()
         if let expected = request.ifGen, expected != engine.generation {
             emit(.error(staleError(expected: expected)), replyTo: replyTo)
@@ -661,7 +667,7 @@ public struct Session: Sendable {
 
     private var serverHello: ServerHello {
         var capabilities = ServerHello.gameCapabilities
-        capabilities += dialect.shape(capabilities: ["chapterIds", "elementChanged", "idle", "timer"])
+        capabilities += dialect.shape(capabilities: ["chapterIds", "elementChanged", "idle", "ranges", "timer"])
         if isVirtual { capabilities.append("virtualClock") }
         capabilities.sort()
         return ServerHello(
@@ -909,7 +915,7 @@ extension Session {
 }
 
 /// The protocol version a session speaks with its client, and how game events are worded in it.
-public enum Dialect: Sendable, Hashable {
+public enum Dialect: Sendable, Hashable, Comparable {
     /// Protocol 1.0: no `elementChanged`, `timer` or `idle`; a changed focused element is a second
     /// `focus`; time announcements are `feedback`; `gen` only on the events that always had it.
     case v10
@@ -917,10 +923,14 @@ public enum Dialect: Sendable, Hashable {
     case v11
     /// Protocol 1.2: 1.1, with the chapter's id on chapter and level screens and in `progress`.
     case v12
+    /// Protocol 1.3: 1.2, with an adjustable element's `range` (the encoders write it from the minor
+    /// number) and `adjust` to the first or last value.
+    case v13
 
     /// The dialect of an agreed version.
     init(_ version: ProtocolVersion) {
-        self = version >= .v1_2 ? .v12 : version >= .v1_1 ? .v11 : .v10
+        self =
+            version >= .v1_3 ? .v13 : version >= .v1_2 ? .v12 : version >= .v1_1 ? .v11 : .v10
     }
 
     /// The minor version number.
@@ -929,7 +939,17 @@ public enum Dialect: Sendable, Hashable {
         case .v10: 0
         case .v11: 1
         case .v12: 2
+        case .v13: 3
         }
+    }
+
+    /// Whether `adjust` goes to the first or last value too (1.3), not only one step.
+    var adjustsToEnds: Bool { self == .v13 }
+
+    /// A decoded line as this version takes it: before 1.3 an `adjust` to the first or last value is a
+    /// bad `direction`, refused as one, and a bad `direction` names only the steps.
+    func take(_ outcome: CommandDecoder.Outcome) -> CommandDecoder.Outcome {
+        adjustsToEnds ? outcome : CommandDecoder.steppingOnly(outcome)
     }
 
     /// The version spoken.
@@ -945,7 +965,8 @@ public enum Dialect: Sendable, Hashable {
     func shape(capabilities: [String]) -> [String] {
         capabilities.filter {
             switch $0 {
-            case "chapterIds": self == .v12
+            case "chapterIds": self >= .v12
+            case "ranges": self == .v13
             case "elementChanged", "idle", "timer": self != .v10
             default: true
             }
@@ -963,7 +984,7 @@ public enum Dialect: Sendable, Hashable {
 
     /// Where the player stands, as this version says it: each chapter's progress is protocol 1.2's.
     func shape(_ summary: ProgressSummary) -> ProgressSummary {
-        guard self != .v12 else { return summary }
+        guard self < .v12 else { return summary }
         var summary = summary
         summary.chapterID = nil
         summary.chapters = []
@@ -989,7 +1010,7 @@ public enum Dialect: Sendable, Hashable {
     ///   - refocus: 1.0's word for a changed element: the `focus` sent again, or `nil` for nothing.
     /// - Returns: The event to send, or `nil` to send nothing.
     func shape(_ event: GameEvent, refocus: (Element) -> FocusState?) -> GameEvent? {
-        if self != .v12, case .screen(var screen) = event, screen.chapterID != nil {
+        if self < .v12, case .screen(var screen) = event, screen.chapterID != nil {
             screen.chapterID = nil
             return shape(.screen(screen), refocus: refocus)
         }

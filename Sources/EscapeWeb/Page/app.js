@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Escape From Blindness in a browser: a client of the engine's NDJSON protocol (version 1.1) over a
+// Escape From Blindness in a browser: a client of the engine's NDJSON protocol (version 1.3) over a
 // WebSocket, for players of screen readers (NVDA, JAWS, VoiceOver, Orca) and their sighted companions.
 //
 // What a screen reader hears after each command is only what changed, once:
@@ -40,7 +40,6 @@
       rotorNow: "change rotor, now",
       nextItem: "next item",
       previousItem: "previous item",
-      dialEnds: "This dial turns one step at a time, with the Up and Down arrows; its values go round, with no first or last.",
       solved: (done, total) => `${done} of ${total} levels solved`,
       choiceTitle: "This game is open in another tab",
       choiceText: "Only one tab plays at a time. Take over the game here, or watch it being played.",
@@ -56,6 +55,7 @@
         ["Tab, Shift+Tab", "Move between the game's controls"],
         ["Enter, Space", "Activate a button"],
         ["Up and Down arrows", "Turn a dial that has the focus"],
+        ["Home, End", "Turn the dial to its first or last value"],
         ["Escape", "Escape: back out (the level menu on a level)"],
         ["Control+Alt+M", "Magic tap: the screen's main action"],
         ["Control+Alt+H", "Hear a hint"],
@@ -98,7 +98,6 @@
       rotorNow: "changer de rotor, actuel :",
       nextItem: "élément suivant",
       previousItem: "élément précédent",
-      dialEnds: "Cette roue tourne d’un cran à la fois, avec les flèches haut et bas ; ses valeurs font le tour, sans première ni dernière.",
       solved: (done, total) => `${done} niveaux résolus sur ${total}`,
       choiceTitle: "Cette partie est ouverte dans un autre onglet",
       choiceText: "Un seul onglet joue à la fois. Prends la main ici, ou regarde la partie.",
@@ -114,6 +113,7 @@
         ["Tab, Maj+Tab", "Passer d’une commande du jeu à l’autre"],
         ["Entrée, Espace", "Activer un bouton"],
         ["Flèches haut et bas", "Tourner la roue qui a le focus"],
+        ["Origine, Fin", "Tourner la roue jusqu’à sa première ou sa dernière valeur"],
         ["Échap", "Échappement : revenir en arrière (le menu des niveaux sur un niveau)"],
         ["Ctrl+Alt+M", "Toucher magique : l’action principale de l’écran"],
         ["Ctrl+Alt+H", "Entendre un indice"],
@@ -642,22 +642,12 @@
     dial.setAttribute("role", "spinbutton");
     dial.tabIndex = 0;
     dial.setAttribute("aria-labelledby", label.id);
-    // Browsers read aria-valuetext only beside aria-valuenow: the number counts the turns, the text
-    // is the wheel's word, which is what the screen reader says.
-    dial.setAttribute("aria-valuenow", "0");
-    dial.setAttribute("aria-valuetext", element.value || "");
-    dial.textContent = element.value || "";
+    showDial(dial, element);
     dial.dataset.element = element.id;
     dial.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
-      // The protocol has no "first value" command and does not tell a dial's values nor where the
-      // current one is among them: Home and End say how the dial turns instead of doing nothing.
-      if (event.key === "Home" || event.key === "End") {
-        event.preventDefault();
-        say(state.words.dialEnds, "polite");
-        return;
-      }
-      const direction = { ArrowUp: "increment", ArrowRight: "increment", PageUp: "increment", ArrowDown: "decrement", ArrowLeft: "decrement", PageDown: "decrement" }[event.key];
+      // Home and End: the dial's first and last values (protocol 1.3's adjust "first" and "last").
+      const direction = { ArrowUp: "increment", ArrowRight: "increment", PageUp: "increment", ArrowDown: "decrement", ArrowLeft: "decrement", PageDown: "decrement", Home: "first", End: "last" }[event.key];
       if (!direction) return;
       event.preventDefault();
       send({ type: "adjust", element: element.id, direction });
@@ -672,6 +662,20 @@
     }
     wrapper.append(label, down, dial, up);
     return wrapper;
+  }
+
+  // A dial's value: its word (aria-valuetext, what a screen reader says) and, from protocol 1.3's
+  // range, its place among the wheel's values, 1 to their count (aria-valuenow, -valuemin, -valuemax).
+  function showDial(dial, element) {
+    if (element.range) {
+      dial.setAttribute("aria-valuemin", "1");
+      dial.setAttribute("aria-valuemax", String(element.range.count));
+      dial.setAttribute("aria-valuenow", String(element.range.position));
+    } else {
+      for (const name of ["aria-valuemin", "aria-valuemax", "aria-valuenow"]) dial.removeAttribute(name);
+    }
+    dial.setAttribute("aria-valuetext", element.value || "");
+    dial.textContent = element.value || "";
   }
 
   function renderRotors(element, control) {
@@ -743,9 +747,7 @@
     if (!node) return;
     const text = labelled(element.label, element.value);
     if (node.getAttribute("role") === "spinbutton") {
-      node.setAttribute("aria-valuenow", String(Number(node.getAttribute("aria-valuenow") || 0) + 1));
-      node.setAttribute("aria-valuetext", element.value || "");
-      node.textContent = element.value || "";
+      showDial(node, element);
     } else if (node.tagName === "INPUT") {
       if (node.value !== (element.value || "")) node.value = element.value || "";
     } else if (node.textContent !== text) {
