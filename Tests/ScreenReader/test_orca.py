@@ -14,6 +14,7 @@ with xdotool, as a player does; what Orca says is read from its debug log. The t
   (Orca+A): hint, sound (said aloud), repeat, time, history (opened, then closed onto something Orca
   reads), level menu;
 - a focused door whose name changes with its code says the code once (no live region says it again);
+- a dial's Home and End turn it to its first and last value, and Orca says it;
 - a timed room's notices are said, from a polite live region (Orca's own debug log says which);
 - the whole game, intro to the end, by keys only (EN): each screen's heading said when it opens.
 Every utterance of the run is kept in ARTIFACTS/orca-utterances.txt, one test after another.
@@ -279,6 +280,29 @@ class FocusModeTests(OrcaTestCase):
 
     def test_keys_and_a_name_change_in_focus_mode_in_french(self) -> None:
         self.check_focus_mode("fr")
+
+
+class DialTests(OrcaTestCase):
+    """A dial is a spin button with its place among its values: Home and End turn it to its first and last
+    value, and Orca says that value (before, Home and End only said that the values go round)."""
+
+    def check_dial(self, locale: str) -> None:
+        game = Game(locale, first="locks")
+        self.open(locale, game=game)
+        self.to_first_level()
+        dial = self.game.levels[0]["puzzle"]["dials"][0]
+        values = dial["values"]
+        # Tab onto the dial switches Orca to focus mode by itself.
+        self.tab_to(dial["label"])
+        for key, value in (("End", values[-1]), ("Home", values[0]), ("Up", values[1])):
+            said = self.key(key)
+            self.assertTrue(any(u.rstrip(".") == value for u in said), f"{key} on the dial says {value!r}: {said}")
+
+    def test_home_and_end_on_a_dial_in_english(self) -> None:
+        self.check_dial("en")
+
+    def test_home_and_end_on_a_dial_in_french(self) -> None:
+        self.check_dial("fr")
 
 
 class TimedTests(OrcaTestCase):
