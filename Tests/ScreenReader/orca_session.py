@@ -327,6 +327,12 @@ class Browser:
         windows = result.stdout.split()
         return windows[-1] if windows else None
 
+    def stop_server(self) -> None:
+        """Stops efb web alone (its page stays open and reconnects in vain)."""
+        if self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+            self.server.wait(timeout=10)
+
     def close(self) -> None:
         for process in (self.chromium, self.server):
             if process is None or process.poll() is not None:

@@ -15,6 +15,7 @@ with xdotool, as a player does; what Orca says is read from its debug log. The t
   reads), level menu;
 - a focused door whose name changes with its code says the code once (no live region says it again);
 - a dial's Home and End turn it to its first and last value, and Orca says it;
+- a key pressed while the page reconnects says it was not sent;
 - a timed room's notices are said, from a polite live region (Orca's own debug log says which);
 - the whole game, intro to the end, by keys only (EN): each screen's heading said when it opens.
 Every utterance of the run is kept in ARTIFACTS/orca-utterances.txt, one test after another.
@@ -43,9 +44,9 @@ DESKTOP: Optional[Desktop] = None
 
 # The page's own words (the rest comes from the adventure files).
 PAGE = {
-    "en": {"next_item": "next item", "history": "What was said", "sound_off": "Sound off.", "sound_on": "Sound on.",
+    "en": {"not_sent": "that key was not sent", "next_item": "next item", "history": "What was said", "sound_off": "Sound off.", "sound_on": "Sound on.",
            "no_timer": "This room has no time limit.", "time_left": "Time left", "brand": "Escape From Blindness"},
-    "fr": {"next_item": "élément suivant", "history": "Ce qui a été dit", "sound_off": "Son coupé.",
+    "fr": {"not_sent": "cette touche n’a pas été envoyée", "next_item": "élément suivant", "history": "Ce qui a été dit", "sound_off": "Son coupé.",
            "sound_on": "Son activé.", "no_timer": "Cette salle n’a pas de limite de temps.",
            "time_left": "Temps restant", "brand": "Escape From Blindness"},
 }
@@ -136,6 +137,7 @@ class OrcaTestCase(unittest.TestCase):
         browser = Browser(self.desktop, OPTIONS["binary"], ["--memory-save", "--locale", locale, "--seed", "1",
                                                            *arguments], locale)
         self.addCleanup(browser.close)
+        self.browser = browser
         mark = self.desktop.mark()
         browser.open()
         first = self.game.intro[0]
@@ -305,6 +307,23 @@ class DialTests(OrcaTestCase):
         self.check_dial("fr")
 
 
+class DisconnectedTests(OrcaTestCase):
+    def check_key_while_disconnected(self, locale: str) -> None:
+        self.open(locale)
+        self.to_first_level()
+        # The server goes (as when it restarts): a key pressed meanwhile says it was not sent; before, it
+        # vanished in silence.
+        self.browser.stop_server()
+        self.desktop.quiet(self.desktop.mark(), 1.5, 8)
+        self.assert_said(self.key("ctrl+alt+h"), self.words["not_sent"], "a key while the page reconnects")
+
+    def test_a_key_while_disconnected_in_english(self) -> None:
+        self.check_key_while_disconnected("en")
+
+    def test_a_key_while_disconnected_in_french(self) -> None:
+        self.check_key_while_disconnected("fr")
+
+
 class TimedTests(OrcaTestCase):
     def check_notices(self, locale: str) -> None:
         # The Ice House first, its first room timed to 47 s: the first notice (45 s) comes 2 s in.
@@ -335,6 +354,7 @@ class WholeGameTests(OrcaTestCase):
     actions, dials), timed levels without a clock (--no-time-pressure)."""
 
     def play(self, locale: str) -> None:
+        self.wrong_typed = False
         self.open(locale, "--no-time-pressure", "--hint-interval", "600")
         screens = self.game.screens()
         title = screens[0]
@@ -365,6 +385,15 @@ class WholeGameTests(OrcaTestCase):
         if kind == "openQuestion":
             # Tab into the field turns Orca's focus mode on; the typed answer, then Enter.
             self.tab_to(puzzle["field"])
+            if not self.wrong_typed:
+                # A wrong answer first: its message once, and never the typed text read back.
+                self.wrong_typed = True
+                typed = "zyxwv"
+                self.desktop.type(typed)
+                said = self.key("Return", quiet=1.5)
+                self.assertEqual(sum(u.count(puzzle["wrong"]) for u in said), 1, f"the wrong answer's message once: {said}")
+                self.assertFalse(any(typed in u for u in said), f"the typed answer is not read back: {said}")
+                self.key(*["BackSpace"] * len(typed), quiet=0.5)
             # Typed as on a keyboard without accents (xdotool cannot type é under Xvfb's keymap): the game
             # ignores diacritics.
             typed = "".join(c for c in unicodedata.normalize("NFD", puzzle["accepted"][0]) if not unicodedata.combining(c))
