@@ -59,10 +59,22 @@ package final class RunningEFB: @unchecked Sendable {
     }
 
     /// Closes its standard input and waits until it ends; stops it if it has not ended after `timeout` seconds.
+    ///
+    /// Then waits, bounded, for what it wrote last to be read (as ``waitForExit(timeout:)`` does).
     package func finish(timeout: Double = 30) {
         closeInput()
         if !poll(seconds: timeout, until: { !process.isRunning }) { stop() }
         process.waitUntilExit()
+        _ = poll(seconds: timeout, until: { output.isEnded && errors.isEnded })
+    }
+
+    /// Waits until it has ended and the threads draining its output and its standard error have read
+    /// them to their end: what it wrote last is still in the pipes when it exits, and on a loaded machine
+    /// a check made at once missed its last line.
+    package func waitForExit(timeout: Double = 30) throws {
+        try waitUntil(timeout: timeout, "efb to end") { !process.isRunning }
+        process.waitUntilExit()
+        try waitUntil(timeout: timeout, "efb's output and standard error to close") { output.isEnded && errors.isEnded }
     }
 
     /// Stops it as a service manager would: SIGTERM, then SIGKILL if it has not ended after `timeout` seconds.
