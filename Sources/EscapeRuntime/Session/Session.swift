@@ -321,10 +321,12 @@ public struct Session: Sendable {
 
     /// Answers a decoded line that came from `origin`.
     private mutating func handle(_ outcome: CommandDecoder.Outcome, from origin: Origin?) {
-        switch dialect.take(outcome) {
+        switch outcome {
         case .blank:
             break
-        case .failure(let failure, let id):
+        case .failure:
+            // Worded as the version spoken words it; a request is taken so by `handle(_:)`, once.
+            guard case .failure(let failure, let id) = dialect.take(outcome) else { return }
             refused = false
             let replyTo = Reply(id: id, origin: origin)
             emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
