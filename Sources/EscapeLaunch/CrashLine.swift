@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+package import EscapeCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,13 +32,13 @@ package enum CrashLine {
 
     /// Installs the handler, unless `EFB_BACKTRACE=1`.
     ///
-    /// - Parameter french: Whether to say it in French (from `LC_ALL`, `LC_MESSAGES` or `LANG`).
-    package static func install(french: Bool) {
+    /// - Parameter language: The language to say it in (from `LC_ALL`, `LC_MESSAGES` or `LANG`).
+    package static func install(language: EngineWords.Language) {
         guard getenv("EFB_BACKTRACE").map({ String(cString: $0) }) != "1" else { return }
         let table = UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>.allocate(capacity: 65)
         table.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0), count: 65)
         for (number, name) in signals {
-            let text = Array(line(signal: number, name: name, french: french).utf8)
+            let text = Array(line(signal: number, name: name, language: language).utf8)
             let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
             _ = buffer.initialize(from: text)
             table[Int(number)] = buffer
@@ -61,14 +63,10 @@ package enum CrashLine {
         for (number, _) in signals { _ = sigaction(number, &action, nil) }
     }
 
-    /// The line said for `signal`.
-    package static func line(signal: Int32, name: String, french: Bool) -> String {
-        let status = 128 + Int(signal)
-        return french
-            ? "\r\nefb s’est arrêté sur une erreur interne (\(name)). Votre progression est enregistrée "
-                + "jusqu’à la dernière porte ouverte. Code de sortie \(status).\n"
-            : "\r\nefb stopped on an internal error (\(name)). Your progress is saved up to the last door "
-                + "you opened. Exit status \(status).\n"
+    /// The line said for `signal` (its `name`), with the exit status it causes: ``LaunchWords``'s.
+    package static func line(signal: Int32, name: String, language: EngineWords.Language) -> String {
+        let words = LaunchWords(language)
+        return "\r\n" + words(.crashed, ["signal": name, "status": "\(128 + Int(signal))"]) + "\n"
     }
 
     /// The handler: terminal back, the line, then the default action of the same signal.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import EscapeCore
+package import EscapeCore
 import EscapeRuntime
 
 #if canImport(Glibc)
@@ -57,9 +57,10 @@ package enum ProcessEnvironment {
         LocaleLanguage.fromEnvironment(environment)
     }
 
-    /// Whether the environment asks for French messages (``messageLocale(in:)``'s language is `fr`).
-    package static func messageLocaleIsFrench(in environment: [String: String]) -> Bool {
-        LocaleLanguage.isFrench(messageLocale(in: environment))
+    /// The language the environment asks messages in (``messageLocale(in:)``'s), English for a language
+    /// the game does not speak.
+    package static func messageLanguage(in environment: [String: String]) -> EngineWords.Language {
+        EngineWords(locale: messageLocale(in: environment) ?? "").language
     }
 }
 

@@ -29,8 +29,7 @@ struct EFB: ParsableCommand {
     /// Picks the default subcommand by standard input: `play` at a terminal, `pipe` (the default) otherwise.
     static func main() {
         StandardDescriptors.prepareProcess()
-        let language = ProcessEnvironment.messageLocale(in: ProcessEnvironment.current)
-        CrashLine.install(french: LocaleLanguage.isFrench(language))
+        CrashLine.install(language: ProcessEnvironment.messageLanguage(in: ProcessEnvironment.current))
         var arguments = Array(CommandLine.arguments.dropFirst())
         // A first argument that is a word (a subcommand, or `help`) or a top-level flag chooses for itself.
         if isatty(0) == 1 && !PipeCommandLine.choosesForItself(arguments.first) { arguments.insert("play", at: 0) }

@@ -101,7 +101,7 @@ struct Web: ParsableCommand {
         var frontEnd: WebFrontEnd?
         try game.play(sound: sound, attach: attach) { locale in
             let bridge = WebBridge()
-            let made = WebFrontEnd(bridge: bridge, input: 0, keys: Self.keys(locale: locale))
+            let made = WebFrontEnd(bridge: bridge, input: 0, keys: WebWords(locale: locale).gestureKeys)
             frontEnd = made
             let configuration = WebServer.Configuration(
                 host: host,
@@ -147,32 +147,6 @@ struct Web: ParsableCommand {
             }
         }
         return nil
-    }
-
-    /// The page's keys, named on the chapter pages, in the game's language.
-    static func keys(locale: String?) -> [Gesture: String] {
-        let french = LocaleLanguage.isFrench(locale)
-        return Dictionary(
-            uniqueKeysWithValues: Gesture.allCases.compactMap { gesture in
-                key(for: gesture, french: french).map { (gesture, $0) }
-            }
-        )
-    }
-
-    /// The page's key for `gesture`; `nil` for the gestures the page has no key for.
-    static func key(for gesture: Gesture, french: Bool) -> String? {
-        switch gesture {
-        case .next: "Tab"
-        case .previous: french ? "Maj+Tab" : "Shift+Tab"
-        case .activate: french ? "Entrée" : "Enter"
-        case .adjust: french ? "flèches haut et bas" : "Up and Down arrows"
-        case .magicTap: french ? "Ctrl+Alt+M" : "Control+Alt+M"
-        case .escape: french ? "Échap" : "Escape"
-        case .hint: french ? "Ctrl+Alt+H" : "Control+Alt+H"
-        case .menu: french ? "Ctrl+Alt+L" : "Control+Alt+L"
-        case .repeat: french ? "Ctrl+Alt+R" : "Control+Alt+R"
-        case .first, .last, .pan, .rotor, .rotorItem, .action: nil
-        }
     }
 }
 

@@ -19,7 +19,7 @@ import Musl
 StandardDescriptors.prepareProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current
-CrashLine.install(french: ProcessEnvironment.messageLocaleIsFrench(in: environment))
+CrashLine.install(language: ProcessEnvironment.messageLanguage(in: environment))
 if let pipe = PipeCommandLine(arguments: arguments, standardInputIsTerminal: isatty(0) == 1) {
     exit(pipe.run(environment: environment))
 }
