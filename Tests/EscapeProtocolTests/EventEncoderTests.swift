@@ -288,6 +288,7 @@ import Testing
                     event: event,
                     protocolMinor: protocolMinor
                 )
+                // In one of the versions, a line of an engine hosting many games.
                 stamped.game = protocolMinor == 2 ? 5 : nil
                 var line: [UInt8] = []
                 EventEncoder.encode(stamped, into: &line)

@@ -30,10 +30,12 @@ struct DirectLine: WireWriter, ~Copyable {
         first = false
     }
 
+    /// Writes `text` in quotes, escaped as ``JSONWriter`` escapes it.
     mutating func string(_ text: String) {
         bytes.appendJSONString(text)
     }
 
+    /// Writes a wire name in quotes, as it is.
     @inline(__always)
     mutating func word(_ text: StaticString) {
         bytes.appendQuoted(text, comma: false, suffix: 0)
@@ -62,16 +64,19 @@ struct DirectLine: WireWriter, ~Copyable {
         }
     }
 
+    /// Writes `true` or `false`.
     @inline(__always)
     mutating func bool(_ value: Bool) {
         bytes.append(value ? "true" : "false")
     }
 
+    /// Writes `null`.
     @inline(__always)
     mutating func null() {
         bytes.append("null")
     }
 
+    /// Writes `{`, the members `members` writes, then `}`.
     @inline(__always)
     mutating func object(_ members: (inout DirectLine) -> Void) {
         let outer = first
@@ -82,6 +87,7 @@ struct DirectLine: WireWriter, ~Copyable {
         first = outer
     }
 
+    /// Writes `[`, the values `item` writes for `items` with commas between them, then `]`.
     @inline(__always)
     mutating func array<Items: Sequence>(_ items: Items, _ item: (inout DirectLine, Items.Element) -> Void) {
         bytes.append(UInt8(ascii: "["))

@@ -24,18 +24,25 @@ struct JSONValueWriter: WireWriter {
     /// Creates a writer with nothing written.
     init() {}
 
+    /// Keeps `name` for the value written next.
     mutating func key(_ name: StaticString) { pendingKey = name.description }
 
+    /// Puts a string.
     mutating func string(_ text: String) { put(.string(text)) }
 
+    /// Puts a wire name, as a string.
     mutating func word(_ text: StaticString) { put(.string(text.description)) }
 
+    /// Puts a number.
     mutating func int(_ number: Int) { put(.int(number)) }
 
+    /// Puts `true` or `false`.
     mutating func bool(_ value: Bool) { put(.bool(value)) }
 
+    /// Puts `null`.
     mutating func null() { put(.null) }
 
+    /// Puts the object whose members `members` writes.
     mutating func object(_ members: (inout Self) -> Void) {
         let outer = (container, pendingKey)
         container = .object([:])
@@ -46,6 +53,7 @@ struct JSONValueWriter: WireWriter {
         put(.object(written))
     }
 
+    /// Puts the array of the values `item` writes, one for each of `items`.
     mutating func array<Items: Sequence>(_ items: Items, _ item: (inout Self, Items.Element) -> Void) {
         let outer = (container, pendingKey)
         container = .array([])
