@@ -55,8 +55,57 @@ import Testing
         .assistive(active: true), .assistive(active: false),
     ]
 
+    /// An element with every trait, each written as its raw value.
+    static let everyTrait = Element(id: "every-trait", label: "All", traits: Trait.allCases)
+
+    /// The engine's introductions: plain, and with everything a client's `hello` can be granted (an
+    /// empty `omit` is left out).
+    static let hellos: [ServerHello] = [
+        ServerHello(
+            protocolVersion: 1,
+            engineVersion: "1.2.3",
+            locale: "en",
+            adventureID: "escape",
+            adventureTitle: texts[2],
+            capabilities: ServerHello.gameCapabilities
+        ),
+        ServerHello(
+            protocolVersion: 1,
+            version: .v1_3,
+            versions: [.v1_0, .v1_1, .v1_2, .v1_3],
+            grantedWant: [],
+            grantedOmit: [],
+            engineVersion: texts[4],
+            locale: "fr",
+            adventureID: texts[3],
+            adventureTitle: "Évasion",
+            capabilities: [],
+            games: 64
+        ),
+        ServerHello(
+            protocolVersion: 1,
+            version: .v1_1,
+            versions: [.v1_0, .v1_1],
+            grantedWant: ["observation", texts[2]],
+            grantedOmit: ["sound", "idle"],
+            engineVersion: "0",
+            locale: "en",
+            adventureID: "a",
+            adventureTitle: "",
+            capabilities: ["batch"],
+            games: 1
+        ),
+    ]
+
     static let events: [Event] =
-        [.done]
+        [.done, .bye, .snapshot(blob: "AAEC/+8="), .snapshot(blob: texts[2])]
+        + hellos.map { .hello($0) }
+        + ErrorCode.allCases.flatMap { code in
+            [Event.error(ProtocolError(code, texts[2])), .error(ProtocolError(code, "Not now", field: texts[3]))]
+        }
+        + ClientRole.allCases.flatMap { [Event.role($0, controlFree: true), .role($0, controlFree: false)] }
+        + EndReason.allCases.map { .game(.ended($0)) }
+        + [.game(.focus(FocusState(screen: "s", element: everyTrait, index: 1, count: 1)))]
         + texts.flatMap { text in
             Priority.allCases.flatMap { priority in
                 AnnouncementCategory.allCases.map {
@@ -200,7 +249,8 @@ import Testing
 
     static let replies: [RequestID?] = [nil, .int(7), .int(-9_007_199_254_740_991), .string("a \"quoted\" id")]
 
-    /// With and without `game` (an engine hosting many games): `game` sorts just before `gen`.
+    /// Every kind of event, in every minor version, with and without `game` (an engine hosting many
+    /// games): the line's members are the value's, in the order ``JSONWriter`` sorts them, each once.
     @Test(arguments: [0, 1, 2, 3], [nil, 0, 1023])
     func directLinesMatchTheGeneralPath(protocolMinor: Int, game: Int?) {
         for event in Self.events {
@@ -224,6 +274,47 @@ import Testing
                 )
             }
         }
+    }
+
+    /// Every line reads back as an event that writes the same line again, and says the event's type.
+    @Test(arguments: [0, 1, 2, 3])
+    func everyLineReadsBackToItself(protocolMinor: Int) throws {
+        for event in Self.events {
+            for replyTo in Self.replies {
+                var stamped = StampedEvent(
+                    seq: 41,
+                    replyTo: replyTo,
+                    generation: 12,
+                    event: event,
+                    protocolMinor: protocolMinor
+                )
+                // In one of the versions, a line of an engine hosting many games.
+                stamped.game = protocolMinor == 2 ? 5 : nil
+                var line: [UInt8] = []
+                EventEncoder.encode(stamped, into: &line)
+                let decoded = try EventDecoder.decode(line.dropLast(), protocolMinor: protocolMinor)
+                var again: [UInt8] = []
+                EventEncoder.encode(decoded, into: &again)
+                #expect(again == line, "\(String(decoding: line, as: UTF8.self))")
+                #expect(decoded.event.type == event.type)
+                guard case .object(let members) = EventEncoder.json(stamped) else {
+                    Issue.record("\(event) is not written as an object")
+                    continue
+                }
+                #expect(members["type"] == .string(event.type.wireName))
+            }
+        }
+    }
+
+    /// Each event type has its own wire name, which names it back; other names name no event.
+    @Test func everyEventTypeIsNamedOnce() throws {
+        let names = EventType.allCases.map(\.wireName)
+        #expect(Set(names).count == EventType.allCases.count)
+        for type in EventType.allCases { #expect(EventType(wireName: type.wireName) == type) }
+        #expect(EventType(wireName: "ambient") == nil)
+        #expect(EventType(wireName: "Done") == nil)
+        #expect(Event.game(.ambient(try #require(Ambience("wind")))).type == .sound)
+        #expect(Event.game(.ended(.quit)).type == .ended)
     }
 
     /// A dial's `range` is protocol 1.3's: before it the element is written as it always was.

@@ -11,24 +11,51 @@ public enum CommandEncoder {
     ///   - element: The element it acts on; it is focused first.
     /// - Returns: An object a client can send as it is (after filling in `text` for `input`).
     public static func json(_ command: GameCommand, element: String? = nil) -> JSONValue {
-        var object: [String: JSONValue] = ["type": .string(command.wireName)]
-        switch command {
-        case .next, .previous, .first, .last, .magicTap, .escape, .hint, .menu, .replay, .repeatAnnouncement: break
-        case .focus(let target): object["element"] = .string(target)
-        case .activate(let target): if let target { object["element"] = .string(target) }
-        case .rotor(let direction), .rotorItem(let direction): object["direction"] = .string(direction.rawValue)
-        case .action(.name(let name)): object["name"] = .string(name)
-        case .action(.index(let index)): object["index"] = .int(index)
-        case .adjust(let direction): object["direction"] = .string(direction.rawValue)
-        case .input(let text, let target):
-            object["text"] = .string(text)
-            if let target { object["element"] = .string(target) }
-        case .goto(let chapter, let level):
-            object["chapter"] = .int(chapter)
-            object["level"] = .int(level)
-        case .assistive(let active): object["active"] = .bool(active)
+        var writer = JSONValueWriter()
+        command.write(aimedAt: element, to: &writer)
+        return writer.value
+    }
+}
+
+extension GameCommand {
+    /// Writes the command's object, keys sorted, with `element` when the command or `element` names one
+    /// (the command's own element first).
+    func write<Writer: WireWriter & ~Copyable>(aimedAt element: String?, to writer: inout Writer) {
+        writer.object { writer in
+            func aimed(_ target: String?) {
+                if let target = target ?? element { writer.member("element", target) }
+            }
+            switch self {
+            case .next, .previous, .first, .last, .magicTap, .escape, .hint, .menu, .replay, .repeatAnnouncement:
+                aimed(nil)
+            case .focus(let target):
+                writer.member("element", target)
+            case .activate(let target):
+                aimed(target)
+            case .rotor(let direction), .rotorItem(let direction):
+                writer.member("direction", direction.rawValue)
+                aimed(nil)
+            case .action(.name(let name)):
+                aimed(nil)
+                writer.member("name", name)
+            case .action(.index(let index)):
+                aimed(nil)
+                writer.member("index", index)
+            case .adjust(let direction):
+                writer.member("direction", direction.rawValue)
+                aimed(nil)
+            case .input(let text, let target):
+                aimed(target)
+                writer.member("text", text)
+            case .goto(let chapter, let level):
+                writer.member("chapter", chapter)
+                aimed(nil)
+                writer.member("level", level)
+            case .assistive(let active):
+                writer.member("active", active)
+                aimed(nil)
+            }
+            writer.member("type", wireName)
         }
-        if let element, object["element"] == nil { object["element"] = .string(element) }
-        return .object(object)
     }
 }

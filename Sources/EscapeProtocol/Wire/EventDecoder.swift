@@ -75,14 +75,16 @@ public enum EventDecoder {
                 throw EventDecodingError(field: "replyTo", "must be a string or an integer, not \(other.typeName)")
             }
         let generation = try object.optionalInt("gen")
+        let eventType = EventType(wireName: type)
         var minor = protocolMinor
         // A line with gen is 1.1 or later: which one, only the caller knows (1.2 adds no such event).
-        if !carriesGenerationAlways(type) { minor = generation == nil ? 0 : max(1, protocolMinor) }
-        if type == "progress" {
+        if eventType?.carriesGenerationInEveryVersion != true { minor = generation == nil ? 0 : max(1, protocolMinor) }
+        if eventType == .progress {
             // 1.3 adds nothing to progress: a line with chapters is 1.2 or later.
             minor = members["chapters"] != nil ? max(2, protocolMinor) : members["onScreen"] == nil ? 0 : 1
         }
-        let event = try event(type, object)
+        guard let eventType else { throw EventDecodingError(field: "type", "\"\(type)\" names no event") }
+        let event = try event(eventType, object)
         // An element with a range is 1.3's.
         if minor < 3, Self.carriesRange(event) { minor = 3 }
         var stamped = StampedEvent(
@@ -106,18 +108,9 @@ public enum EventDecoder {
         }
     }
 
-    /// Whether events of `type` carry `gen` in protocol 1.0 too.
-    private static func carriesGenerationAlways(_ type: String) -> Bool {
-        [
-            "hello", "screen", "focus", "done", "validActions", "observation", "snapshot", "idle", "role",
-            "elementChanged",
-        ]
-        .contains(type)
-    }
-
-    private static func event(_ type: String, _ object: Members) throws(EventDecodingError) -> Event {
+    private static func event(_ type: EventType, _ object: Members) throws(EventDecodingError) -> Event {
         switch type {
-        case "hello":
+        case .hello:
             let adventure = try object.object("adventure")
             return .hello(
                 ServerHello(
@@ -137,7 +130,7 @@ public enum EventDecoder {
                     games: try object.optionalInt("games")
                 )
             )
-        case "screen":
+        case .screen:
             let hints = try object.optionalObject("hints")
             return .game(
                 .screen(
@@ -155,7 +148,7 @@ public enum EventDecoder {
                     )
                 )
             )
-        case "focus":
+        case .focus:
             return .game(
                 .focus(
                     FocusState(
@@ -166,7 +159,7 @@ public enum EventDecoder {
                     )
                 )
             )
-        case "announce":
+        case .announce:
             return .game(
                 .announce(
                     Announcement(
@@ -176,7 +169,7 @@ public enum EventDecoder {
                     )
                 )
             )
-        case "rotor":
+        case .rotor:
             return .game(
                 .rotor(
                     RotorState(
@@ -190,12 +183,12 @@ public enum EventDecoder {
                     )
                 )
             )
-        case "actions":
+        case .actions:
             let names = try object.objects("actions").map { (action) throws(EventDecodingError) in
                 try action.string("name")
             }
             return .game(.actions(ActionList(element: try object.string("element"), actions: names)))
-        case "result":
+        case .result:
             return .game(
                 .result(
                     AnswerResult(
@@ -204,7 +197,7 @@ public enum EventDecoder {
                     )
                 )
             )
-        case "progress":
+        case .progress:
             let onScreen = object.members["onScreen"] == nil ? nil : try object.nullableObject("onScreen")
             let summary = ProgressSummary(
                 chapter: try object.nullableInt("chapter"),
@@ -226,7 +219,7 @@ public enum EventDecoder {
                     }
             )
             return .progress(summary, saved: try object.bool("saved"))
-        case "sound":
+        case .sound:
             let name = try object.string("name")
             if name == "ambient" {
                 let loop = try object.string("loop")
@@ -236,14 +229,14 @@ public enum EventDecoder {
                 return .game(.ambient(ambience))
             }
             return .game(.sound(try object.enumeration("name", SoundCue.self)))
-        case "ended":
+        case .ended:
             return .ended(
                 reason: try object.enumeration("reason", EndReason.self),
                 cutShort: try object.bool("cutShort")
             )
-        case "elementChanged":
+        case .elementChanged:
             return .game(.elementChanged(try element(object.object("element"))))
-        case "timer":
+        case .timer:
             return .game(
                 .timer(
                     TimerState(
@@ -253,7 +246,7 @@ public enum EventDecoder {
                     )
                 )
             )
-        case "error":
+        case .error:
             return .error(
                 ProtocolError(
                     try object.enumeration("code", ErrorCode.self),
@@ -261,16 +254,16 @@ public enum EventDecoder {
                     field: try object.optionalString("field")
                 )
             )
-        case "done": return .done
-        case "bye": return .bye
-        case "idle": return .idle
-        case "snapshot": return .snapshot(blob: try object.string("blob"))
-        case "role":
+        case .done: return .done
+        case .bye: return .bye
+        case .idle: return .idle
+        case .snapshot: return .snapshot(blob: try object.string("blob"))
+        case .role:
             return .role(try object.enumeration("role", ClientRole.self), controlFree: try object.bool("controlFree"))
-        case "validActions":
+        case .validActions:
             let actions = try object.objects("actions").map(validAction)
             return .validActions(screen: try object.string("screen"), actions: actions)
-        case "observation":
+        case .observation:
             return .observation(
                 Observation(
                     screen: try object.string("screen"),
@@ -282,8 +275,6 @@ public enum EventDecoder {
                     total: try object.int("total")
                 )
             )
-        default:
-            throw EventDecodingError(field: "type", "\"\(type)\" names no event")
         }
     }
 
