@@ -2,6 +2,7 @@
 import EscapeConsole
 import EscapeCore
 import EscapeProtocol
+import EscapeRuntime
 import Testing
 
 /// What the player reads, step by step, on real sessions.

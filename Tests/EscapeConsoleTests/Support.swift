@@ -63,7 +63,7 @@ struct SteppedConsole {
         driver.savePlace = savePlace
     }
 
-    var context: ConsoleContext { driver.context }
+    var context: ShownGame { driver.context }
     var isFinished: Bool { host.isFinished }
 
     mutating func start() -> [ConsoleLine] {
