@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package import EscapeCore
 package import EscapeProtocol
+package import EscapeRuntime
 
 /// What the Braille display shows, built from the engine's events.
 ///
@@ -66,12 +67,18 @@ package struct BrailleView {
     package let options: Options
     /// How text becomes cells: BRLTTY's text table, or a contracted table.
     package let translator: any BrailleTranslator
+    /// The game as the display was shown it: the screen, the focus, its rotor and actions, the language
+    /// and the display's part in a shared game.
+    package private(set) var shown = ShownGame()
     /// The current screen.
-    package private(set) var screen: Screen?
+    package var screen: Screen? { shown.screen }
     /// The focused element.
-    package private(set) var focus: FocusState?
-    private var rotor: RotorState?
-    private var actions: ActionList?
+    package var focus: FocusState? { shown.focus }
+    private var rotor: RotorState? { shown.rotor }
+    private var actions: ActionList? { shown.actions }
+    /// The focused element the window and the segment belong to, by its screen and id: the focus told
+    /// again (a field's typed text, or the whole state after the same screen) keeps the display where it is.
+    private var reading: (screen: String, element: String)?
     /// The custom action chosen on each element of the level being played and not performed yet, kept
     /// while the player looks at other elements, as typed answers are.
     private var chosenActions: [String: Int] = [:]
@@ -96,7 +103,7 @@ package struct BrailleView {
     /// The language of the front end's own words: the game's.
     package var language: KeyLanguage
     /// Whether another client controls the shared game this display follows.
-    private var following = false
+    private var following: Bool { shown.control.map { $0.role == .observer && !$0.isFree } ?? false }
     /// Which way the player last moved from element to element: the end a bump at the edge is at.
     private var lastMove: Direction?
     /// The message on the display, then at most one waiting (what came since, joined).
@@ -157,17 +164,13 @@ package struct BrailleView {
         let shownElement = focus?.element.id
         let shownText = focusText
         for stamped in events {
+            if case .game(.screen(let screen)) = stamped.event { leave(for: screen) }
+            shown.apply(stamped.event)
             switch stamped.event {
             case .game(.screen(let screen)):
                 applyScreen(screen)
             case .game(.focus(let state)):
                 applyFocus(state)
-            case .game(.elementChanged(let element)):
-                if element.id == focus?.element.id { focus?.element = element }
-            case .game(.rotor(let state)):
-                rotor = state
-            case .game(.actions(let list)):
-                actions = list
             case .game(.sound(.boundary)):
                 // Nothing further that way: said in words, where a speaking front end plays a bump.
                 let last = lastMove.map { $0 == .next } ?? (focus.map { $0.index == $0.count } ?? true)
@@ -182,10 +185,9 @@ package struct BrailleView {
             case .error(let error):
                 // A refusal while another player controls a shared game is said in the player's words.
                 flash(error.code == .readOnly ? BrailleWords.followingAnotherPlayer(language) : error.message, now: now)
-            case .hello(let hello):
-                language = KeyLanguage(locale: hello.locale)
-            case .role(let role, let controlFree):
-                following = role == .observer && !controlFree
+            case .hello:
+                // The front end's own words follow the game's language from now on.
+                if let locale = shown.locale { language = KeyLanguage(locale: locale) }
             default:
                 continue
             }
@@ -205,8 +207,17 @@ package struct BrailleView {
         }
     }
 
+    /// Keeps where the player was reading when an interlude (the menu, the assistive screen) takes the
+    /// display from another screen, before the new screen takes the focus with it.
+    private mutating func leave(for screen: Screen) {
+        guard screen.kind == .menu || screen.kind == .assistive, placeBeforeInterlude == nil,
+            let leaving = focus, leaving.screen != screen.id
+        else { return }
+        let place = currentLayout.firstOffset(window: min(pan, currentLayout.windowCount - 1))
+        placeBeforeInterlude = (leaving.screen, leaving.element.id, segment, place)
+    }
+
     private mutating func applyScreen(_ screen: Screen) {
-        self.screen = screen
         // The menu and the assistive screen are interludes: the player comes back to the same level.
         switch screen.kind {
         case .menu, .assistive:
@@ -221,24 +232,16 @@ package struct BrailleView {
     }
 
     private mutating func applyFocus(_ state: FocusState) {
-        let moved = state.element.id != focus?.element.id || state.screen != focus?.screen
-        let leaving = focus
-        let leavingPlace = currentLayout.firstOffset(window: min(pan, currentLayout.windowCount - 1))
-        let leavingSegment = segment
-        focus = state
-        guard moved else { return }
+        guard reading?.screen != state.screen || reading?.element != state.element.id else { return }
+        reading = (state.screen, state.element.id)
         let interlude = screen?.kind == .assistive || screen?.kind == .menu
-        if let leaving, interlude, placeBeforeInterlude == nil, leaving.screen != state.screen {
-            placeBeforeInterlude = (leaving.screen, leaving.element.id, leavingSegment, leavingPlace)
-        } else if !interlude, placeBeforeInterlude?.screen != state.screen {
+        if !interlude, placeBeforeInterlude?.screen != state.screen {
             // Another screen than the one left: the place is gone with it.
             placeBeforeInterlude = nil
         }
         segment = .main
         pan = 0
         defer { arriveAtEnd = false }
-        if rotor?.element != state.element.id { rotor = nil }
-        if actions?.element != state.element.id { actions = nil }
         if state.element.traits.contains(.textField) {
             let text = Array(state.element.value ?? "")
             let kept = state.screen == draftScreen ? drafts[state.element.id] : nil

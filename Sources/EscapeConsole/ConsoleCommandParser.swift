@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
 package import EscapeProtocol
+package import EscapeRuntime
 
 /// What a typed line asks the console to do.
 package enum ConsoleInput: Sendable, Hashable {
@@ -38,7 +39,7 @@ package enum ConsoleInput: Sendable, Hashable {
 
 /// Turns a line typed at the console into requests for the session.
 ///
-/// Pure: it reads the ``ConsoleContext`` (to number items, find the text field and match action names)
+/// Pure: it reads the ``ShownGame`` (to number items, find the text field and match action names)
 /// and decides nothing about the game. Command words are matched without regard to case; when the focus
 /// is on a text field, a line that is not a whole command is the answer: it is typed into the field and
 /// the field is activated. A bare number always moves, on a text field too (`type 4` answers 4); `+ N`,
@@ -50,7 +51,7 @@ package enum ConsoleCommandParser {
     ///   - line: The line as typed, without its terminator.
     ///   - context: What the console was last shown.
     /// - Returns: What to do.
-    package static func parse(_ line: String, in context: ConsoleContext) -> ConsoleInput {
+    package static func parse(_ line: String, in context: ShownGame) -> ConsoleInput {
         let text = trimmed(line)
         if text.isEmpty {
             // Enter on an empty field would submit what it still holds: the last wrong answer.
@@ -103,7 +104,7 @@ package enum ConsoleCommandParser {
         _ verb: ConsoleVerb,
         word: String,
         _ rest: String,
-        in context: ConsoleContext
+        in context: ShownGame
     ) -> Result<ConsoleInput, Failure> {
         let words = context.words
         func plain(_ command: Command) -> Result<ConsoleInput, Failure> {
@@ -224,7 +225,7 @@ package enum ConsoleCommandParser {
         return .send(Array(repeating: request, count: abs(steps)))
     }
 
-    private static func item(_ number: Int, in context: ConsoleContext) -> Result<Element, Failure> {
+    private static func item(_ number: Int, in context: ShownGame) -> Result<Element, Failure> {
         let words = context.words
         guard let screen = context.screen else { return .failure(Failure(words(.noItemsYet))) }
         guard let element = context.element(numbered: number) else {
@@ -237,7 +238,7 @@ package enum ConsoleCommandParser {
     }
 
     /// The item `name` means among the screen's, matched as an action's name is (`a lamp oil`, `a lamp`).
-    private static func item(named name: String, in context: ConsoleContext) -> Result<Element, Failure> {
+    private static func item(named name: String, in context: ShownGame) -> Result<Element, Failure> {
         let words = context.words
         guard let screen = context.screen else { return .failure(Failure(words(.noItemsYet))) }
         let labels = screen.elements.map(\.label)
@@ -253,7 +254,7 @@ package enum ConsoleCommandParser {
         return .failure(Failure(words(.noItemNamed, ["name": shortened(name)])))
     }
 
-    private static func focus(_ number: Int, in context: ConsoleContext) -> Result<ConsoleInput, Failure> {
+    private static func focus(_ number: Int, in context: ShownGame) -> Result<ConsoleInput, Failure> {
         item(number, in: context).map { send(.game(.focus(element: $0.id))) }
     }
 
@@ -265,7 +266,7 @@ package enum ConsoleCommandParser {
         }
     }
 
-    private static func type(_ text: String, in context: ConsoleContext) -> Result<ConsoleInput, Failure> {
+    private static func type(_ text: String, in context: ShownGame) -> Result<ConsoleInput, Failure> {
         let words = context.words
         guard !text.isEmpty else { return .failure(Failure(words(.typeUsage))) }
         guard fitsAnInput(text) else { return .failure(tooLong(words)) }
@@ -280,7 +281,7 @@ package enum ConsoleCommandParser {
         )
     }
 
-    private static func action(_ rest: String, in context: ConsoleContext) -> Result<ConsoleInput, Failure> {
+    private static func action(_ rest: String, in context: ShownGame) -> Result<ConsoleInput, Failure> {
         let words = context.words
         guard !rest.isEmpty else { return .failure(Failure(words(.actionUsage))) }
         if let index = Int(rest) { return .success(send(.game(.action(.index(index))))) }
@@ -330,7 +331,7 @@ package enum ConsoleCommandParser {
     }
 
     /// A typed answer: into the focused field, then the field activated.
-    private static func answer(_ text: String, in context: ConsoleContext) -> ConsoleInput {
+    private static func answer(_ text: String, in context: ShownGame) -> ConsoleInput {
         guard fitsAnInput(text) else { return .failure(tooLong(context.words).message) }
         return .send([
             Request(command: .game(.input(text: text, element: nil))),
@@ -343,7 +344,7 @@ package enum ConsoleCommandParser {
     }
 
     /// The one-line reply to a word that names no command.
-    private static func unknown(_ word: String, _ text: String, in context: ConsoleContext) -> String {
+    private static func unknown(_ word: String, _ text: String, in context: ShownGame) -> String {
         let words = context.words
         let message = words(.unknownCommand, ["word": shortened(word)])
         if let suggestion = suggestion(for: word) {

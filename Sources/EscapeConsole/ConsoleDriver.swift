@@ -106,7 +106,7 @@ package struct ConsoleDriver: Sendable {
     }
 
     /// What the console was shown so far.
-    package var context: ConsoleContext { renderer.context }
+    package var context: ShownGame { renderer.context }
 
     /// The console's `hello`: it asks for protocol 1.1, whose `elementChanged` keeps every item of the
     /// listing as it is now, not only the focused one, and whose `timer` says a timed level's clock; and

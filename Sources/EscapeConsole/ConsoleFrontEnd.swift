@@ -113,7 +113,7 @@ package final class ConsoleFrontEnd: FrontEnd {
     }
 
     /// What the console was shown so far.
-    package var context: ConsoleContext { driver.context }
+    package var context: ShownGame { driver.context }
 
     /// Says the console's ``ConsoleDriver/hello(in:timePressure:)``, with the player's kept choice for
     /// timed levels.

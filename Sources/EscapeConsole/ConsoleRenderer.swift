@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeCore
 package import EscapeProtocol
+package import EscapeRuntime
 
 /// Turns the session's events into lines a screen reader reads well.
 ///
@@ -10,7 +11,7 @@ package import EscapeProtocol
 /// what it was shown in ``context``, for the parser and for `help`.
 package struct ConsoleRenderer: Sendable {
     /// What the events showed so far.
-    package private(set) var context = ConsoleContext()
+    package private(set) var context = ShownGame()
     /// Solved levels at the last `progress` event, to tell only about changes.
     private var solvedCount: Int?
     /// The rotor's name and item just shown, which the announcement after a rotor event repeats.
@@ -68,7 +69,7 @@ package struct ConsoleRenderer: Sendable {
         let before = context
         let repeatedWords = rotorWords
         rotorWords = []
-        context.observe(event)
+        context.apply(event)
         switch event {
         case .game(.screen):
             announcedSinceScreen = false
@@ -111,8 +112,8 @@ package struct ConsoleRenderer: Sendable {
     /// any more (its next move takes the game), and when it takes the game; nothing for a console that
     /// played from the start.
     private func controlChanged(
-        from before: ConsoleContext.SharedControl?,
-        to now: ConsoleContext.SharedControl?
+        from before: ShownGame.SharedControl?,
+        to now: ShownGame.SharedControl?
     ) -> [ConsoleLine] {
         guard let now, now != before else { return [] }
         switch now.role {
@@ -131,7 +132,7 @@ package struct ConsoleRenderer: Sendable {
     private mutating func render(
         _ event: GameEvent,
         answering command: Command?,
-        before: ConsoleContext,
+        before: ShownGame,
         repeatedWords: [String]
     ) -> [ConsoleLine] {
         switch event {

@@ -2,6 +2,7 @@
 import EscapeConsole
 import EscapeCore
 import EscapeProtocol
+import EscapeRuntime
 import Testing
 
 /// The parser, on contexts made by real sessions.
@@ -13,7 +14,7 @@ struct ConsoleCommandParserTests {
     static let stoneOfMemory = Support.console(at: "stones-memory").driver.context
 
     /// The same, with the focus on the text field.
-    static let onTheField: ConsoleContext = {
+    static let onTheField: ShownGame = {
         var driver = Support.console(at: "stones-memory").driver
         _ = driver.enter("4")
         return driver.context
@@ -83,7 +84,7 @@ struct ConsoleCommandParserTests {
         #expect(
             ConsoleCommandParser.parse("9", in: context) == .failure("There is no item 9; this screen has 6 items.")
         )
-        #expect(ConsoleCommandParser.parse("3", in: ConsoleContext()) == .failure("There are no items yet."))
+        #expect(ConsoleCommandParser.parse("3", in: ShownGame()) == .failure("There are no items yet."))
     }
 
     @Test func unknownInputGetsOneLineWithASuggestion() {
@@ -253,7 +254,7 @@ struct ConsoleCommandParserTests {
     }
 
     @Test func actionNamesMatchWithoutCaseOrByAUniqueBeginning() {
-        var context = ConsoleContext()
+        var context = ShownGame()
         context.actions = ActionList(element: "coal", actions: ["Pour into the forge", "Kick over"])
         #expect(ConsoleCommandParser.parse("action kick over", in: context) == Self.game(.action(.name("Kick over"))))
         #expect(
@@ -273,7 +274,7 @@ struct ConsoleCommandParserTests {
     }
 
     @Test func frenchActionsAreNamedByTheirVerb() {
-        var context = ConsoleContext()
+        var context = ShownGame()
         context.locale = "fr"
         context.actions = ActionList(
             element: "iron-key",
@@ -310,7 +311,7 @@ struct ConsoleCommandParserTests {
     }
 
     @Test func frenchWordsNameTheCommandsToo() {
-        var context = ConsoleContext()
+        var context = ShownGame()
         context.locale = "fr"
         #expect(ConsoleCommandParser.parse("suivant", in: context) == Self.game(.next))
         #expect(ConsoleCommandParser.parse("precedent", in: context) == Self.game(.previous))
@@ -326,7 +327,7 @@ struct ConsoleCommandParserTests {
     }
 
     @Test func frenchShortFormsNameTheirCommandsBesideTheEnglishOnes() {
-        var context = ConsoleContext()
+        var context = ShownGame()
         context.locale = "fr"
         let pairs = [
             ("su", "suivant", "n"), ("pr", "précédent", "p"), ("pe", "premier", "f"), ("d", "dernier", "l"),

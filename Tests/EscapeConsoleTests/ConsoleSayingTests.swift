@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeConsole
 import EscapeCore
+import EscapeRuntime
 import EscapeTestSupport
 import Foundation
 import Testing

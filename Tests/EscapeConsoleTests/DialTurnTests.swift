@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import EscapeConsole
 import EscapeCore
+import EscapeRuntime
 import Testing
 
 /// A wheel turned many steps in one line is told once: its name and where it stopped.

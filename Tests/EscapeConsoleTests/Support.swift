@@ -2,6 +2,7 @@
 import EscapeConsole
 import EscapeContent
 import EscapeCore
+import EscapeProtocol
 import EscapeRuntime
 import EscapeSaves
 import EscapeTestSupport
@@ -63,7 +64,7 @@ struct SteppedConsole {
         driver.savePlace = savePlace
     }
 
-    var context: ConsoleContext { driver.context }
+    var context: ShownGame { driver.context }
     var isFinished: Bool { host.isFinished }
 
     mutating func start() -> [ConsoleLine] {
@@ -71,5 +72,12 @@ struct SteppedConsole {
         return opening + driver.render(host.handle(driver.opening()))
     }
     mutating func enter(_ line: String) -> [ConsoleLine] { driver.enter(line, on: host) }
+    /// Carries out `line` as ``enter(_:)`` does and returns the commands it handed to the session.
+    mutating func commands(of line: String) -> [Command] {
+        guard case .submit(let input) = driver.interpret(line) else { return [] }
+        _ = driver.render(host.handle(input))
+        guard case .requests(let requests) = input else { return [] }
+        return requests.map(\.command)
+    }
     mutating func finish() -> [ConsoleLine] { driver.render(host.finish()) }
 }
