@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import EscapeCore
+package import EscapeCore
 package import EscapeProtocol
 package import EscapeRuntime
 
@@ -37,7 +37,7 @@ package final class BrailleFrontEnd: FrontEnd {
         /// How often the display's size is read again while nothing happens, in milliseconds.
         package var sizeCheckInterval: Int64
         /// The language of the key descriptions sent in `hello` (the adventure's).
-        package var keyLanguage: KeyLanguage
+        package var keyLanguage: EngineWords.Language
         /// How long the display may stay offline, in milliseconds, before the engine is told the player's
         /// assistive technology went away: longer than BRLTTY's own messages (about 4 s).
         package var offlineGrace: Int64
@@ -53,7 +53,7 @@ package final class BrailleFrontEnd: FrontEnd {
             reconnectInitial: Int64 = 250,
             reconnectMaximum: Int64 = 1000,
             sizeCheckInterval: Int64 = 1000,
-            keyLanguage: KeyLanguage = .english,
+            keyLanguage: EngineWords.Language = .english,
             offlineGrace: Int64 = 15_000,
             translator: any BrailleTranslator = PlainBrailleTranslator(),
             traces: Bool = false
@@ -72,6 +72,8 @@ package final class BrailleFrontEnd: FrontEnd {
     private let connector: any BrailleConnector
     private let clock: any GameClock
     private let options: Options
+    /// The lines written on the terminal, in the front end's language.
+    private var terminalWords: BrailleWords { BrailleWords(options.keyLanguage) }
     private let log: (String) -> Void
     private var view: BrailleView
     private var display: (any BrailleDisplay)?
@@ -173,7 +175,7 @@ package final class BrailleFrontEnd: FrontEnd {
 
     /// The front end's `hello`: it describes its keys in `keyLanguage`, so teaching texts name them, and
     /// asks for protocol 1.1, whose `time` announcements let a new time left replace the one on the display.
-    package static func hello(keyLanguage: KeyLanguage) -> ClientHello {
+    package static func hello(keyLanguage: EngineWords.Language) -> ClientHello {
         ClientHello(
             client: "efb braille",
             acceptedVersions: .versions([.v1_0, .v1_1]),
@@ -248,10 +250,10 @@ package final class BrailleFrontEnd: FrontEnd {
     ///
     /// The loop serves the display while it ``lingers``, then ends, the host being finished.
     private func sayTheSharedGameEnded() {
-        log(BrailleWords.terminal(.sharedGameEnded, options.keyLanguage))
+        log(terminalWords(.terminalSharedGameEnded))
         guard let display, !heldByBRLTTY, display.size.cells > 0 else { return }
         var farewell = BrailleView(size: view.size, options: options.view, translator: options.translator)
-        farewell.flash(BrailleWords.sharedGameEnded(view.language), now: clock.now())
+        farewell.flash(BrailleWords(view.language)(.sharedGameEnded), now: clock.now())
         do throws(BrailleError) {
             try display.write(farewell.frame)
         } catch {
@@ -318,7 +320,7 @@ package final class BrailleFrontEnd: FrontEnd {
     private func logConnected() {
         guard !toldConnected else { return }
         toldConnected = true
-        log(BrailleWords.terminal(.connected(view.size), options.keyLanguage))
+        log(terminalWords(.terminalConnected, ["size": terminalWords.size(view.size)]))
     }
 
     private func connect() throws(BrailleError) {
@@ -341,7 +343,7 @@ package final class BrailleFrontEnd: FrontEnd {
             return
         }
         backoff = options.reconnectInitial
-        log(BrailleWords.terminal(.back(view.size), options.keyLanguage))
+        log(terminalWords(.terminalBack, ["size": terminalWords.size(view.size)]))
         if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
         toldAway = false
     }
@@ -350,7 +352,7 @@ package final class BrailleFrontEnd: FrontEnd {
         guard display != nil else { return }
         display = nil
         lastFrame = nil
-        log(BrailleWords.terminal(.lost("\(error)"), options.keyLanguage))
+        log(terminalWords(.terminalLost, ["reason": "\(error)"]))
         if !toldAway { queued.append(.request(request(.game(.assistive(active: false))))) }
         toldAway = true
         backoff = options.reconnectInitial
@@ -411,7 +413,7 @@ package final class BrailleFrontEnd: FrontEnd {
         guard !heldByBRLTTY else { return }
         heldByBRLTTY = true
         heldSince = clock.now()
-        log(BrailleWords.terminal(.brlttyScreen, options.keyLanguage))
+        log(terminalWords(.terminalBrlttyScreen))
     }
 
     /// BRLTTY gave the display back (it said `NOOP`, or a key came).
@@ -422,7 +424,7 @@ package final class BrailleFrontEnd: FrontEnd {
     private func release() {
         heldByBRLTTY = false
         nextSizeCheck = clock.now()
-        log(BrailleWords.terminal(.givenBack, options.keyLanguage))
+        log(terminalWords(.terminalGivenBack))
         if toldAway { queued.append(.request(request(.game(.assistive(active: true))))) }
         toldAway = false
     }
@@ -432,7 +434,7 @@ package final class BrailleFrontEnd: FrontEnd {
     private func checkOffline(now: Int64) {
         guard heldByBRLTTY, !toldAway, now >= heldSince + options.offlineGrace else { return }
         toldAway = true
-        log(BrailleWords.terminal(.offline(seconds: options.offlineGrace / 1000), options.keyLanguage))
+        log(terminalWords(.terminalOffline, ["seconds": "\(options.offlineGrace / 1000)"]))
         queued.append(.request(request(.game(.assistive(active: false)))))
     }
 
@@ -460,9 +462,9 @@ package final class BrailleFrontEnd: FrontEnd {
     }
 
     /// What the person at the terminal reads while BRLTTY cannot be reached.
-    static func waitingMessage(_ error: BrailleError, language: KeyLanguage = .english) -> String {
+    static func waitingMessage(_ error: BrailleError, language: EngineWords.Language = .english) -> String {
         let refused: Bool
         if case .authentication = error { refused = true } else { refused = false }
-        return BrailleWords.terminal(.waiting("\(error)", refused: refused), language)
+        return BrailleWords(language).waiting(reason: "\(error)", refused: refused)
     }
 }

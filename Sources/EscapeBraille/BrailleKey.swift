@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import EscapeCore
+package import EscapeCore
 
 /// The BRLTTY commands the front end understands, with BRLTTY's own numbers (`BRL_CMD_*`).
 ///
@@ -65,7 +65,7 @@ package enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
 extension BrailleCommand {
     /// What the command does, as BRLTTY's key help and learn mode say it (its command table, and its
     /// French translation), in `language`.
-    package func summary(in language: KeyLanguage) -> String {
+    package func summary(in language: EngineWords.Language) -> String {
         let words = summaries
         return language == .french ? FrenchTypography.spaced(words.french) : words.english
     }

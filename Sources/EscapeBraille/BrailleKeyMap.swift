@@ -27,16 +27,6 @@ package enum BrailleIntent: Sendable, Hashable {
     case offline
 }
 
-/// The language of the key descriptions the front end gives the engine (those of the adventure).
-package enum KeyLanguage: Sendable, Hashable {
-    case english, french
-
-    /// The language of `locale` (`fr`, `fr_FR.UTF-8`, ...); English unless French.
-    package init(locale: String) {
-        self = LocaleLanguage.code(of: locale) == "fr" ? .french : .english
-    }
-}
-
 /// The key binding: which BRLTTY command does what in the game.
 ///
 /// Navigation uses the keys every display has (line up and down, top and bottom, panning, routing);
@@ -132,15 +122,15 @@ package enum BrailleKeyMap {
     ///
     /// A command is described as BRLTTY's key help and learn mode describe it, with its name: "the key
     /// for “go down one line” (LNDN)".
-    package static func keyNames(in language: KeyLanguage) -> [Gesture: String] {
+    package static func keyNames(in language: EngineWords.Language) -> [Gesture: String] {
         var names: [Gesture: String] = [:]
         for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
         // The short words of the display are explained once, with the key a player learns first.
-        names[.next, default: ""] += (language == .french ? " ; " : "; ") + BrailleWords.legend(language)
+        names[.next, default: ""] += (language == .french ? " ; " : "; ") + BrailleWords(language)(.legend)
         return language == .french ? names.mapValues(FrenchTypography.spaced) : names
     }
 
-    private static func describe(_ binding: Binding, in language: KeyLanguage) -> String {
+    private static func describe(_ binding: Binding, in language: EngineWords.Language) -> String {
         if let other = binding.otherKeys { return language == .french ? other.french : other.english }
         let summaries = binding.commands.map { $0.summary(in: language) }
         let names = binding.commands.map(\.brlttyName).joined(separator: " / ")

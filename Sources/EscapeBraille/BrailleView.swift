@@ -101,7 +101,9 @@ package struct BrailleView {
     /// display: the screen, the element, the segment and the window's first character.
     private var placeBeforeInterlude: (screen: String, element: String, segment: Segment, offset: Int)?
     /// The language of the front end's own words: the game's.
-    package var language: KeyLanguage
+    package var language: EngineWords.Language
+    /// The display's own words, in ``language``.
+    private var words: BrailleWords { BrailleWords(language) }
     /// Whether another client controls the shared game this display follows.
     private var following: Bool { shown.control.map { $0.role == .observer && !$0.isFree } ?? false }
     /// Which way the player last moved from element to element: the end a bump at the edge is at.
@@ -124,7 +126,7 @@ package struct BrailleView {
         size: DisplaySize,
         options: Options = Options(),
         translator: any BrailleTranslator = PlainBrailleTranslator(),
-        language: KeyLanguage = .english
+        language: EngineWords.Language = .english
     ) {
         self.size = size
         self.options = options
@@ -174,7 +176,7 @@ package struct BrailleView {
             case .game(.sound(.boundary)):
                 // Nothing further that way: said in words, where a speaking front end plays a bump.
                 let last = lastMove.map { $0 == .next } ?? (focus.map { $0.index == $0.count } ?? true)
-                flash(BrailleWords.edge(language, last: last), now: now)
+                flash(words(last ? .lastItem : .firstItem), now: now)
             case .game(.announce(let announcement)):
                 guard announcement.category != .echo, !rotorWords.contains(announcement.text) else { continue }
                 receive(
@@ -184,10 +186,10 @@ package struct BrailleView {
                 )
             case .error(let error):
                 // A refusal while another player controls a shared game is said in the player's words.
-                flash(error.code == .readOnly ? BrailleWords.followingAnotherPlayer(language) : error.message, now: now)
+                flash(error.code == .readOnly ? words(.followingAnotherPlayer) : error.message, now: now)
             case .hello:
                 // The front end's own words follow the game's language from now on.
-                if let locale = shown.locale { language = KeyLanguage(locale: locale) }
+                if let locale = shown.locale { language = BrailleWords(locale: locale).language }
             default:
                 continue
             }
@@ -328,7 +330,7 @@ package struct BrailleView {
         switch intent {
         case .game(.escape) where editor.map({ !$0.text.isEmpty }) ?? false:
             // Escape in an answer that holds text keeps it, as the chapter page says; the menu is INFO's.
-            flash(BrailleWords.answerKept(language), now: now)
+            flash(words(.answerKept), now: now)
             return []
         case .game(let command):
             switch command {
@@ -345,7 +347,7 @@ package struct BrailleView {
             return panFocus(direction)
         case .selectAction(let direction):
             guard let names = actions?.actions, !names.isEmpty else {
-                flash(BrailleWords.noCustomActions(language), now: now)
+                flash(words(.noCustomActions), now: now)
                 return []
             }
             let current = selectedAction ?? (direction == .next ? -1 : names.count)
@@ -563,7 +565,7 @@ package struct BrailleView {
 
     private var editPrefix: String {
         guard let element = focus?.element else { return "" }
-        return element.label + BrailleWords.colon(language)
+        return element.label + words(.colon)
     }
 
     private mutating func revealCaret() {
@@ -594,17 +596,17 @@ package struct BrailleView {
         if let editor {
             pieces = [(editPrefix, .contracted), (String(editor.text), .literal)]
         } else if let value = element.value, !value.isEmpty {
-            pieces.append((BrailleWords.colon(language) + value, .contracted))
+            pieces.append((words(.colon) + value, .contracted))
         }
         let names = actions?.element == element.id ? actions?.actions ?? [] : []
         var action: Range<Int>?
         if let selectedAction, selectedAction < names.count {
             // The chosen action right after the label, so choosing changes the first window.
             let valueShown = editor == nil && element.value?.isEmpty == false
-            pieces.append((valueShown ? BrailleWords.semicolon(language) : BrailleWords.colon(language), .literal))
+            pieces.append((words(valueShown ? .semicolon : .colon), .literal))
             let start = pieces.reduce(0) { $0 + $1.text.count }
             pieces.append((names[selectedAction], .contracted))
-            pieces.append((" " + BrailleWords.role(.action, language) + " ", .literal))
+            pieces.append((" " + words(.action) + " ", .literal))
             pieces.append(("\(selectedAction + 1)/\(names.count)", .contracted))
             action = start..<pieces.reduce(0) { $0 + $1.text.count }
         }
@@ -623,7 +625,7 @@ package struct BrailleView {
         if selectedAction == nil, !names.isEmpty {
             pieces.append((" ", .literal))
             pieces.append(("\(names.count)", .contracted))
-            pieces.append((" " + BrailleWords.role(.action, language), .literal))
+            pieces.append((" " + words(.action), .literal))
         }
         return (pieces, action)
     }
@@ -646,9 +648,9 @@ package struct BrailleView {
 
     /// The rotor as it follows the element's position: its name, the item unless it is the value
     /// already, and the item's position.
-    private static func rotorPieces(_ rotor: RotorState, value: String?, language: KeyLanguage) -> [Piece] {
+    private static func rotorPieces(_ rotor: RotorState, value: String?, language: EngineWords.Language) -> [Piece] {
         var words: [Piece] = [(rotor.rotor, .contracted)]
-        if let item = rotor.item, item != value { words.append((BrailleWords.colon(language) + item, .contracted)) }
+        if let item = rotor.item, item != value { words.append((BrailleWords(language)(.colon) + item, .contracted)) }
         if let index = rotor.itemIndex {
             words.append((" ", .literal))
             words.append(("\(index)/\(rotor.itemCount)", .contracted))
@@ -660,8 +662,9 @@ package struct BrailleView {
     ///
     /// "dim" (not usable yet, as the key help explains) only where the element's value does not say
     /// its state in words already: a locked level in the menu says `locked`, not `locked btn dim`.
-    static func roleWord(_ traits: [Trait], stateInWords: Bool = false, language: KeyLanguage) -> String? {
-        let word = { BrailleWords.role($0, language) }
+    static func roleWord(_ traits: [Trait], stateInWords: Bool = false, language: EngineWords.Language) -> String? {
+        let words = BrailleWords(language)
+        let word = { (key: BrailleWords.Key) in words(key) }
         if traits.contains(.textField) { return word(.textField) }
         if traits.contains(.adjustable) { return word(.adjustable) }
         if traits.contains(.button) {

@@ -95,7 +95,7 @@ struct Braille: ParsableCommand {
             if !(translator is PlainBrailleTranslator) { Self.say("Braille table: \(translator.name).") }
             let options = BrailleFrontEnd.Options(
                 view: .init(flashMilliseconds: Int64(flashTime * 1000)),
-                keyLanguage: KeyLanguage(locale: locale),
+                keyLanguage: BrailleWords(locale: locale).language,
                 translator: translator,
                 traces: trace
             )

@@ -16,9 +16,9 @@ import Testing
         width: Int,
         translator: some BrailleTranslator
     ) -> (BrailleLayout, Int) {
-        let language: KeyLanguage = label == "Ta réponse" ? .french : .english
-        let prefix = label + BrailleWords.colon(language)
-        let role = " " + BrailleWords.role(.textField, language)
+        let language: EngineWords.Language = label == "Ta réponse" ? .french : .english
+        let prefix = label + BrailleWords(language)(.colon)
+        let role = " " + BrailleWords(language)(.textField)
         let text = translator.translate([
             (prefix, .contracted), (typed, .literal), (role, .literal), (" ", .literal), ("4/4", .contracted),
         ])

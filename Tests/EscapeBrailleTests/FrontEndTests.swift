@@ -149,7 +149,7 @@ final class SteppingClock: GameClock {
         let display = FakeDisplay()
         let session = try session()
         var options = fast
-        options.keyLanguage = KeyLanguage(locale: "fr_FR.UTF-8")
+        options.keyLanguage = BrailleWords(locale: "fr_FR.UTF-8").language
         let frontEnd = BrailleFrontEnd(
             connector: FakeConnector(displays: [display]),
             clock: SteppingClock(),

@@ -95,7 +95,7 @@ import CBrlAPI
     @Test func helloNamesTheKeysOfEveryGesture() {
         let names = BrailleKeyMap.keyNames
         // The short words of the display are explained once, with the key a player learns first.
-        #expect(names[.next] == "the key for “go down one line” (LNDN); " + BrailleWords.legend(.english))
+        #expect(names[.next] == "the key for “go down one line” (LNDN); " + BrailleWords(.english)(.legend))
         #expect(names[.next]?.contains("btn button, edt text field") == true)
         #expect(names[.activate]?.contains("in a text field, Enter or the routing key at the caret") == true)
         #expect(names[.hint] == "the key for “set track screen cursor on/off” (CSRTRK)")
@@ -106,7 +106,7 @@ import CBrlAPI
         let french = BrailleKeyMap.keyNames(in: .french)
         #expect(
             french[.next] == "la touche «\u{00A0}descendre d'une ligne\u{00A0}» (LNDN)\u{202F}; "
-                + BrailleWords.legend(.french)
+                + BrailleWords(.french)(.legend)
         )
         #expect(french[.next]?.contains("bout bouton, chp champ de texte") == true)
         #expect(

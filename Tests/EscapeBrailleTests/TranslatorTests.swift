@@ -256,9 +256,9 @@ struct FakeContractions: BrailleTranslator {
     // `btn` read back as "btenir".
     @Test func frenchRoleWordsReadBackAsThemselvesInAbrege() throws {
         let letters = try LouisTranslator(table: "fr-bfu-comp6.utb")
-        let roles: [BrailleWords.Role] = [.button, .textField, .adjustable, .heading, .notEnabled, .action]
+        let roles: [BrailleWords.Key] = [.button, .textField, .adjustable, .heading, .notEnabled, .action]
         for role in roles {
-            let word = BrailleWords.role(role, .french)
+            let word = BrailleWords(.french)(role)
             let cells = letters.translate(Array(word), style: .contracted).cells
             #expect(french.backTranslate(cells) == word, "\(word): \(String(cells))")
         }
