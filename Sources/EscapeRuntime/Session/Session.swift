@@ -11,7 +11,7 @@ import EscapeSaves
 /// send, progress to save, when to wake it, that it is over — and does no I/O, no sleeping and no clock
 /// reading of its own: the time comes with every input.
 ///
-/// Its life is a ``Phase``: not started (the opening comes with the first input), playing, waiting out
+/// Its life is a phase: not started (the opening comes with the first input), playing, waiting out
 /// a real-clock `wait`, catching up with what arrived meanwhile, finished. On the real clock a `wait`
 /// is a deadline, not a sleep: the session asks to be woken when it passes, and keeps the lines that
 /// arrive meanwhile to carry them out, in order, once it has answered the `wait`; the hints and time
