@@ -11,19 +11,21 @@ import EscapeSaves
 /// send, progress to save, when to wake it, that it is over — and does no I/O, no sleeping and no clock
 /// reading of its own: the time comes with every input.
 ///
-/// On the real clock a `wait` is a deadline, not a sleep: the session asks to be woken when it
-/// passes, and keeps the lines that arrive meanwhile to carry them out, in order, once it has
-/// answered the `wait`; the hints and time announcements that fall due meanwhile are sent when due, on
-/// their own. The end of the input or a stop cuts a pending `wait` short. What it keeps is
-/// bounded by its owner: once ``maximumQueuedLines`` lines or ``maximumQueuedBytes`` bytes wait,
-/// ``acceptsInput`` turns `false` and the owner reads no more until it turns `true` again
-/// (back-pressure). A ``SessionInput/question(_:)`` (an observer of a shared game asking) is answered
-/// at once, even during a `wait`.
+/// Its life is a phase: not started (the opening comes with the first input), playing, waiting out
+/// a real-clock `wait`, catching up with what arrived meanwhile, finished. On the real clock a `wait`
+/// is a deadline, not a sleep: the session asks to be woken when it passes, and keeps the lines that
+/// arrive meanwhile to carry them out, in order, once it has answered the `wait`; the hints and time
+/// announcements that fall due meanwhile are sent when due, on their own. The end of the input or a
+/// stop cuts a pending `wait` short. What it keeps is bounded by its owner: once
+/// ``maximumQueuedLines`` lines or ``maximumQueuedBytes`` bytes wait, ``acceptsInput`` turns `false`
+/// and the owner reads no more until it turns `true` again (back-pressure). A
+/// ``SessionInput/question(_:)`` (an observer of a shared game asking) is answered at once, even during
+/// a `wait`.
 public struct Session: Sendable {
     /// The engine's version, reported in `hello`.
     public static let engineVersion = "0.1.0"
     /// The protocol versions the engine speaks.
-    public static let protocolVersions: [ProtocolVersion] = [.v1_0, .v1_1, .v1_2, .v1_3]
+    public static let protocolVersions = Dialect.spokenVersions
     /// The most events one line may send: a batch that would send more is refused (`too_many_events`).
     public static let maximumEventsPerLine = 10_000
     /// The most time the `wait`s of one line may let pass, in milliseconds (one day): a batch whose
@@ -36,51 +38,30 @@ public struct Session: Sendable {
 
     /// The game.
     public private(set) var engine: Engine
-    /// The session's own words, in the engine's language.
-    private var sessionWords: SessionWords { SessionWords(engine.words.language) }
-    /// What the client said in `hello`, if it did.
-    public private(set) var client: ClientHello? {
-        didSet {
-            wantsValidActions = client?.want.contains("validActions") == true
-            omitted = OmittedEvents(client?.omit ?? [])
-        }
-    }
-    /// Whether the client asked for `validActions` after each focus: asked after every command.
-    private var wantsValidActions = false
-    /// The types of events the client does without (`hello`'s `omit`): never sent, no `seq` spent.
-    private var omitted = OmittedEvents()
+    /// Where the session is in its life, with what that part of it holds.
+    private var phase: Phase
+    /// What the client agreed in `hello`: the version spoken, what it wants and what it does without.
+    private var agreement = Agreement()
+    /// The session's time.
+    private var clock: Clock
+    /// Whether progress may be written (not when the save is another game's, newer or unreadable).
+    private let writable: Bool
+    /// The progress last saved (or found in the save); `nil` once a save failed.
+    private var savedProgress: EscapeCore.Progress?
+    /// The `seq` of the last event sent.
+    private var sequence = 0
+    /// What `observe` reports: what was said and heard since it last did.
+    private var observer = Observer()
     /// The last `validActions` event sent, which `validActions` with `ifChanged` compares with (part
     /// of the session's value, so a refused batch takes back what it sent).
     private var lastValidActions: Event?
-    /// What `observe` reports: what was said and heard since it last did.
-    private var observer = Observer()
     /// The valid actions the command just carried out found, for an `observe` right after it (a
     /// step's batch asks `validActions`, then `observe`): nothing can change between two questions.
     private var actionsJustFound: [ValidAction]?
-    /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
-    public private(set) var isFinished = false
-
-    private var sequence = 0
-    private var clock: Clock
-    private var writable: Bool
-    private var savedProgress: EscapeCore.Progress?
-    private var startupProblems: [ProtocolError]
-    private var started = false
-    /// A real-clock `wait` being waited out.
-    private var pendingWait: PendingWait?
-    /// Inputs that arrived during a pending `wait`, in order.
-    private var queue = InputQueue()
     /// What the input being handled asks for, in order, but for the events at its end (in `sending`).
     private var outbox: [SessionAction] = []
     /// The events sent since the last other action, to go in the outbox as one `send`.
     private var sending: [StampedEvent] = []
-    /// Whether the request being handled sent an error: a run of typed requests stops there.
-    private var refused = false
-    /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
-    public private(set) var dialect: Dialect = .v10
-    /// Whether `ended` was sent for the game being played (it escaped): neither coming back to the end
-    /// screen nor a later `quit` repeats it; `replay` starts a new game.
-    private var endedSent = false
 
     /// Creates a session.
     ///
@@ -102,8 +83,8 @@ public struct Session: Sendable {
         case .real: self.clock = .real(now)
         }
         writable = startup.writable
-        startupProblems = startup.problems
         savedProgress = startup.progress
+        phase = .notStarted(problems: startup.problems)
         engine = Engine(
             adventure: adventure,
             options: options,
@@ -112,8 +93,27 @@ public struct Session: Sendable {
         )
     }
 
+    /// What the client said in its last `hello`, if it did.
+    public var client: ClientHello? { agreement.hello }
+
+    /// The protocol version agreed in `hello`: 1.0 until a client asks for more.
+    public var dialect: Dialect { agreement.dialect }
+
     /// Whether the opening was sent.
-    public var hasStarted: Bool { started }
+    public var hasStarted: Bool {
+        switch phase {
+        case .notStarted: false
+        case .playing, .waiting, .catchingUp, .finished: true
+        }
+    }
+
+    /// Whether the session has ended (`quit`, a stop or the end of input); nothing more is accepted.
+    public var isFinished: Bool {
+        switch phase {
+        case .finished: true
+        case .notStarted, .playing, .waiting, .catchingUp: false
+        }
+    }
 
     /// Whether the owner may hand the session more lines now.
     ///
@@ -121,11 +121,22 @@ public struct Session: Sendable {
     /// bytes. The owner then stops reading its input (what one read already brought may still come)
     /// until the `wait` is answered.
     public var acceptsInput: Bool {
-        pendingWait == nil || (queue.count < Self.maximumQueuedLines && queue.bytes < Self.maximumQueuedBytes)
+        switch phase {
+        case .waiting(_, let wait):
+            wait.kept.count < Self.maximumQueuedLines && wait.kept.bytes < Self.maximumQueuedBytes
+        case .notStarted, .playing, .catchingUp, .finished:
+            true
+        }
     }
 
     /// How many inputs wait behind a pending `wait`.
-    public var queuedInputs: Int { queue.count }
+    public var queuedInputs: Int {
+        switch phase {
+        case .waiting(_, let wait): wait.kept.count
+        case .catchingUp(_, let kept): kept.count
+        case .notStarted, .playing, .finished: 0
+        }
+    }
 
     /// Whether time moves only with `wait`.
     public var isVirtual: Bool {
@@ -138,12 +149,19 @@ public struct Session: Sendable {
     /// comes first (a hint or the torch's warning falling due during a `wait` is told when due, not
     /// held until the `wait` ends); `nil` on a virtual clock with nothing pending.
     public var nextDeadline: Int64? {
-        guard !isFinished else { return nil }
-        guard case .real = clock else { return pendingWait?.until }
-        return [pendingWait?.until, engine.nextDeadline].compactMap { $0 }.min()
+        let waitEnds: Int64?
+        switch phase {
+        case .finished: return nil
+        case .waiting(_, let wait): waitEnds = wait.until
+        case .notStarted, .playing, .catchingUp: waitEnds = nil
+        }
+        guard case .real = clock else { return waitEnds }
+        return [waitEnds, engine.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Handles one input.
+    ///
+    /// Once the session is finished, every input is ignored: no action at all.
     ///
     /// - Parameters:
     ///   - input: What happened.
@@ -151,12 +169,19 @@ public struct Session: Sendable {
     /// - Returns: What to do, in order; the last action is always ``SessionAction/wake(at:)`` or
     ///   ``SessionAction/finish``.
     public mutating func handle(_ input: SessionInput, now: Int64) -> [SessionAction] {
-        guard !isFinished else { return [] }
+        switch phase {
+        case .finished:
+            return []
+        case .notStarted(let problems):
+            clock.observe(now)
+            // The opening comes first, whatever the input.
+            open(reporting: problems)
+        case .playing, .waiting, .catchingUp:
+            clock.observe(now)
+        }
         actionsJustFound = nil  // (time may have passed)
-        clock.observe(now)
-        if !started, input != .start { open() }
         process(input)
-        drain()
+        catchUp()
         flushSending()
         var actions = outbox
         outbox = []
@@ -169,33 +194,31 @@ public struct Session: Sendable {
     private mutating func process(_ input: SessionInput) {
         switch input {
         case .start:
-            open()
+            break  // (the opening was sent)
         case .time:
-            if let pendingWait, clock.time >= pendingWait.until { resumeAfterWait() }
+            if case .waiting(_, let wait) = phase, clock.time >= wait.until { answerWait() }
             let before = sequence
             tick()
             closeBurst(since: before)
         case .question(let request):
-            if pendingWait != nil, request.command.isQuestion {
+            if case .waiting = phase, request.command.isQuestion {
                 // An observer's question never waits behind the controller's `wait`: answered as the
                 // game stands, without letting time reach the engine before the `wait` is answered.
                 answerAtOnce(request)
             } else {
                 process(.request(request))
             }
-        case .frame, .decoded, .request, .requests:
-            if pendingWait == nil {
-                carryOut(input)
-                return
-            }
-            // A line is decoded once, as it arrives: a cancel is answered at once, ahead of what waits
-            // behind the wait it ends; anything else is kept decoded until the wait is over.
-            let kept = Kept(input)
-            if let cancel = kept.cancel {
-                handle(cancel)
-            } else {
-                queue.append(kept)
-            }
+        case .frame(.line(let bytes), let origin):
+            // A line is decoded once, as it arrives, whether it is carried out now or kept.
+            arrive(.line(CommandDecoder.decode(bytes), length: bytes.count, origin: origin))
+        case .frame(.tooLong(let length), let origin):
+            arrive(.tooLong(length: length, origin: origin))
+        case .decoded(let outcome, let length, let origin):
+            arrive(.line(outcome, length: length, origin: origin))
+        case .request(let request):
+            arrive(.request(request))
+        case .requests(let requests):
+            arrive(.requests(requests))
         case .unrouted(let outcome, let origin):
             handle(outcome, from: origin)
         case .saveFailed(let location, let error):
@@ -207,51 +230,64 @@ public struct Session: Sendable {
             closeBurst(since: before)
         case .endOfInput:
             // Nothing more will come: a pending wait ends now, and what arrived during it is answered.
-            while pendingWait != nil {
-                resumeAfterWait()
-                drain()
+            while case .waiting = phase {
+                answerWait()
+                catchUp()
             }
-            end(.eof, replyTo: nil)
+            switch phase {
+            case .playing, .catchingUp:
+                end(.eof, replyTo: nil)
+            case .finished:
+                break  // (a `quit` among what the wait kept ended the game)
+            case .notStarted, .waiting:
+                preconditionFailure("the session is open and waits for nothing")
+            }
         case .inputEnds(let origin):
             // As at the end of the input, but the game goes on with the lines still to be read.
-            while let wait = pendingWait, origin == nil || wait.replyTo?.origin?.client == origin?.client {
-                resumeAfterWait()
-                drain()
+            while case .waiting(_, let wait) = phase,
+                origin == nil || wait.replyTo?.origin?.client == origin?.client
+            {
+                answerWait()
+                catchUp()
             }
         case .stop:
-            if pendingWait != nil { resumeAfterWait() }
-            queue = InputQueue()
+            // A pending wait is answered; what it kept is not: the game ends.
+            if case .waiting = phase { answerWait() }
             end(.quit, replyTo: nil)
         }
     }
 
-    /// Carries out what arrived while no `wait` was pending.
-    private mutating func carryOut(_ input: SessionInput) {
-        switch input {
-        case .frame(.tooLong(let length), let origin):
-            refuseLongLine(length, from: origin)
-        case .frame(.line(let bytes), let origin):
-            handle(CommandDecoder.decode(bytes), from: origin)
-        case .decoded(let outcome, _, let origin):
+    /// Carries out a line or requests that arrived, or keeps them while a `wait` is pending; a `cancel`
+    /// is answered at once, ahead of what waits behind the wait it ends.
+    private mutating func arrive(_ incoming: Incoming) {
+        switch phase {
+        case .playing, .catchingUp:
+            carryOut(incoming)
+        case .waiting(let play, var wait):
+            if let cancel = incoming.cancel {
+                handle(cancel)
+                return
+            }
+            // The phase lets go of the kept inputs meanwhile, so they grow in place, never copied.
+            phase = .playing(play)
+            wait.kept.append(incoming)
+            phase = .waiting(play, wait)
+        case .notStarted, .finished:
+            preconditionFailure("an input is carried out between the opening and the end")
+        }
+    }
+
+    /// Carries out a line or requests.
+    private mutating func carryOut(_ incoming: Incoming) {
+        switch incoming {
+        case .line(let outcome, _, let origin):
             handle(outcome, from: origin)
+        case .tooLong(let length, let origin):
+            refuseLongLine(length, from: origin)
         case .request(let request):
             handle(request)
         case .requests(let requests):
             carryOut(requests)
-        case .start, .time, .saveFailed, .endOfInput, .inputEnds, .stop, .question, .unrouted:
-            process(input)
-        }
-    }
-
-    /// Carries out what was kept during a `wait`.
-    private mutating func carryOut(_ kept: Kept) {
-        switch kept {
-        case .line(let outcome, _, let origin):
-            handle(outcome, from: origin)
-        case .requests(let requests):
-            carryOut(requests)
-        case .other(let input):
-            carryOut(input)
         }
     }
 
@@ -259,43 +295,59 @@ public struct Session: Sendable {
     /// then is kept for after the wait.
     private mutating func carryOut(_ requests: [Request]) {
         for (index, request) in requests.enumerated() {
+            let mark = sequence
             handle(request)
-            if isFinished || refused { return }
-            if pendingWait != nil {
-                let rest = Array(requests[(index + 1)...])
-                if !rest.isEmpty { queue.putBack(.requests(rest)) }
+            switch phase {
+            case .playing, .catchingUp:
+                if refusal(since: mark) != nil { return }
+            case .waiting(let play, var wait):
+                let rest = requests[(index + 1)...]
+                guard !rest.isEmpty else { return }
+                phase = .playing(play)  // (lets go of the kept inputs while they change)
+                wait.kept.putBack(.requests(Array(rest)))
+                phase = .waiting(play, wait)
                 return
+            case .finished:
+                return
+            case .notStarted:
+                preconditionFailure("a request is carried out once the opening was sent")
             }
         }
     }
 
+    /// Carries out what a `wait` kept, in order, until another `wait` is pending or the session ends.
+    private mutating func catchUp() {
+        while let next = takeKept() { carryOut(next) }
+    }
+
+    /// The next input a `wait` kept, while catching up; once none is left, the session plays on.
+    private mutating func takeKept() -> Incoming? {
+        guard case .catchingUp(let play, var kept) = phase else { return nil }
+        // The phase lets go of the kept inputs meanwhile, so the first is taken in place, never copied.
+        phase = .playing(play)
+        let next = kept.removeFirst()
+        if !kept.isEmpty { phase = .catchingUp(play, kept) }
+        return next
+    }
+
     /// Answers a question during a pending `wait`, at once.
     private mutating func answerAtOnce(_ request: Request) {
-        refused = false
         let replyTo = Reply(request)
         if let expected = request.ifGen, expected != engine.generation {
             emit(.error(staleError(expected: expected)), replyTo: replyTo)
             emit(.done, replyTo: replyTo)
             return
         }
-        let suspended = execute(request.command, replyTo: replyTo)
-        precondition(suspended == nil, "a question never waits")
+        let outcome = execute(request.command, replyTo: replyTo)
+        precondition(outcome == .carriedOut, "a question never waits")
         settle(replyTo: replyTo)
     }
 
-    /// Carries out what was kept during a `wait`, until another `wait` is pending.
-    private mutating func drain() {
-        while pendingWait == nil, !isFinished, let next = queue.removeFirst() {
-            carryOut(next)
-        }
-    }
-
     /// The session's opening: `hello`, any save problem, the screen, the focus and the progress.
-    private mutating func open() {
-        guard !started else { return }
-        started = true
+    private mutating func open(reporting problems: [ProtocolError]) {
+        phase = .playing(Play())
         emit(.hello(serverHello), replyTo: nil)
-        for problem in startupProblems { emit(.error(problem), replyTo: nil) }
+        for problem in problems { emit(.error(problem), replyTo: nil) }
         perform(engine.opening(), replyTo: nil)
         emit(progressEvent, replyTo: nil)
     }
@@ -326,8 +378,7 @@ public struct Session: Sendable {
             break
         case .failure:
             // Worded as the version spoken words it; a request is taken so by `handle(_:)`, once.
-            guard case .failure(let failure, let id) = dialect.take(outcome) else { return }
-            refused = false
+            guard case .failure(let failure, let id) = agreement.dialect.take(outcome) else { return }
             let replyTo = Reply(id: id, origin: origin)
             emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
             emit(.done, replyTo: replyTo)
@@ -339,9 +390,8 @@ public struct Session: Sendable {
 
     private mutating func handle(_ request: Request) {
         let replyTo = Reply(request)
-        refused = false
         // A request that came decoded (a front end's own) is taken as the version spoken takes it.
-        if case .failure(let failure, _) = dialect.take(.request(request)) {
+        if case .failure(let failure, _) = agreement.dialect.take(.request(request)) {
             emit(.error(ProtocolError(failure, in: engine.words)), replyTo: replyTo)
             emit(.done, replyTo: replyTo)
             return
@@ -352,23 +402,41 @@ public struct Session: Sendable {
             emit(.done, replyTo: replyTo)
             return
         }
-        if let until = execute(request.command, replyTo: replyTo) {
-            pendingWait = PendingWait(replyTo: replyTo, until: until)
-            return
+        switch execute(request.command, replyTo: replyTo) {
+        case .carriedOut:
+            settle(replyTo: replyTo)
+        case .waits(let until):
+            startWait(PendingWait(replyTo: replyTo, until: until))
         }
-        settle(replyTo: replyTo)
     }
 
-    /// Closes a request with its `done`.
+    /// Closes a request with its `done`, unless it ended the session.
     private mutating func settle(replyTo: Reply?) {
-        guard !isFinished else { return }
-        emit(.done, replyTo: replyTo)
+        switch phase {
+        case .playing, .waiting, .catchingUp: emit(.done, replyTo: replyTo)
+        case .finished: break
+        case .notStarted: preconditionFailure("a request is answered once the opening was sent")
+        }
     }
 
-    /// Answers the pending `wait`: the time it let pass, then `done`.
-    private mutating func resumeAfterWait() {
-        guard let wait = pendingWait else { return }
-        pendingWait = nil
+    /// Starts waiting out a real-clock `wait`: what is still kept from the last one waits behind it too.
+    private mutating func startWait(_ wait: PendingWait) {
+        var wait = wait
+        switch phase {
+        case .playing(let play):
+            phase = .waiting(play, wait)
+        case .catchingUp(let play, let kept):
+            wait.kept = kept
+            phase = .waiting(play, wait)
+        case .notStarted, .waiting, .finished:
+            preconditionFailure("a wait starts while playing, one at a time")
+        }
+    }
+
+    /// Answers the pending `wait`: the time it let pass, then `done`; what it kept is caught up with next.
+    private mutating func answerWait() {
+        guard case .waiting(let play, let wait) = phase else { return }
+        phase = wait.kept.isEmpty ? .playing(play) : .catchingUp(play, wait.kept)
         perform(engine.advanceTime(to: clock.time), replyTo: wait.replyTo)
         settle(replyTo: wait.replyTo)
     }
@@ -384,18 +452,21 @@ public struct Session: Sendable {
 
     // MARK: - Commands
 
+    /// What carrying out a command came to.
+    private enum Execution: Equatable {
+        /// It was carried out (or refused): its `done` follows.
+        case carriedOut
+        /// It is a real-clock `wait`, over at this time: its `done` comes then.
+        case waits(until: Int64)
+    }
+
     /// Carries out one command: its events, without the closing `done`.
-    ///
-    /// - Returns: When a real-clock `wait` ends, if the command is one; `nil` when it is carried out.
-    private mutating func execute(_ command: Command, replyTo: Reply?) -> Int64? {
+    private mutating func execute(_ command: Command, replyTo: Reply?) -> Execution {
         let actionsFound = actionsJustFound
         actionsJustFound = nil
         switch command {
         case .hello(let hello):
-            client = hello
-            let agreed = hello.best(among: Self.protocolVersions)
-            if let agreed { dialect = Dialect(agreed) }
-            if agreed == nil {
+            if agreement.take(hello) == nil {
                 let error = ProtocolError(
                     .unsupportedProtocol,
                     sessionWords(
@@ -410,8 +481,8 @@ public struct Session: Sendable {
                 emit(.error(error), replyTo: replyTo)
             }
             var reply = serverHello
-            reply.grantedWant = hello.want.filter { Self.wantable.contains($0) }
-            reply.grantedOmit = omitted.isEmpty ? nil : omitted.names  // (set from this hello, above)
+            reply.grantedWant = agreement.grantedWant
+            reply.grantedOmit = agreement.grantedOmit
             emit(.hello(reply), replyTo: replyTo)
             if let timePressure = hello.timePressure {
                 perform(engine.setTimePressure(timePressure, now: clock.time), replyTo: replyTo)
@@ -420,7 +491,7 @@ public struct Session: Sendable {
             perform(renamed, replyTo: replyTo)
             // The opening's focus came before the client could ask: valid actions for it come now.
             let refocused = renamed.contains { if case .event(.focus) = $0 { true } else { false } }
-            if hello.want.contains("validActions"), !refocused { emit(validActionsEvent, replyTo: replyTo) }
+            if agreement.wantsValidActions, !refocused { emit(validActionsEvent, replyTo: replyTo) }
         case .game(let command):
             apply([command], replyTo: replyTo)
         case .onElement(let element, let command):
@@ -435,7 +506,7 @@ public struct Session: Sendable {
                 clock = .virtual(time.adding(saturating: Int64(milliseconds)))
                 perform(engine.advanceTime(to: clock.time), replyTo: replyTo)
             case .real(let time):
-                return time.adding(saturating: Int64(milliseconds))
+                return .waits(until: time.adding(saturating: Int64(milliseconds)))
             }
         case .validActions(let ifChanged):
             let event = validActionsEvent
@@ -466,7 +537,7 @@ public struct Session: Sendable {
             runBatch(entries, replyTo: replyTo)
         case .cancel(let target):
             // Only the client that asked for the wait can cancel it.
-            guard let wait = pendingWait, wait.replyTo?.id == target,
+            guard case .waiting(_, let wait) = phase, wait.replyTo?.id == target,
                 wait.replyTo?.origin?.client == replyTo?.origin?.client
             else {
                 let shown: String
@@ -476,13 +547,13 @@ public struct Session: Sendable {
                 }
                 let message = sessionWords(.errorNoWaitToCancel, ["target": shown])
                 emit(.error(ProtocolError(.notNow, message, field: "target")), replyTo: replyTo)
-                return nil
+                return .carriedOut
             }
-            resumeAfterWait()
+            answerWait()
         case .quit:
             end(.quit, replyTo: replyTo, answering: true)
         }
-        return nil
+        return .carriedOut
     }
 
     /// Carries out a batch as one: if any of its commands is refused (or its `ifGen` no longer holds),
@@ -527,11 +598,11 @@ public struct Session: Sendable {
                 refuseBatch(staleError(expected: expected), at: index, restoring: before, replyTo: replyTo)
                 return
             }
-            refused = false
-            let suspended = execute(entry.command, replyTo: replyTo)
-            precondition(suspended == nil, "a batch never waits on the real clock")
+            let mark = sequence
+            let outcome = execute(entry.command, replyTo: replyTo)
+            precondition(outcome == .carriedOut, "a batch never waits on the real clock")
             if isFinished { return }
-            if refused, let error = lastError {
+            if let error = refusal(since: mark) {
                 refuseBatch(error, at: index, restoring: before, replyTo: replyTo)
                 return
             }
@@ -543,13 +614,16 @@ public struct Session: Sendable {
         }
     }
 
-    /// The last error in the outbox.
-    private var lastError: ProtocolError? {
+    /// The last error sent after the event numbered `mark`, if any: what refused the request or
+    /// command carried out since.
+    private func refusal(since mark: Int) -> ProtocolError? {
         for stamped in sending.reversed() {
+            guard stamped.seq > mark else { return nil }
             if case .error(let error) = stamped.event { return error }
         }
         for case .send(let events) in outbox.reversed() {
             for stamped in events.reversed() {
+                guard stamped.seq > mark else { return nil }
                 if case .error(let error) = stamped.event { return error }
             }
         }
@@ -597,7 +671,7 @@ public struct Session: Sendable {
         }
         if request { emit(.done, replyTo: replyTo) }
         emit(.bye, replyTo: replyTo)
-        isFinished = true
+        phase = .finished
     }
 
     /// Brings back a blob's state, or refuses it with `bad_snapshot` and changes nothing.
@@ -643,6 +717,28 @@ public struct Session: Sendable {
 
     // MARK: - Events
 
+    /// The session's own words, in the engine's language.
+    private var sessionWords: SessionWords { SessionWords(engine.words.language) }
+
+    /// Whether `ended` was sent for the game on show (it escaped): neither coming back to the end
+    /// screen nor a later `quit` repeats it; `replay` starts a new game.
+    private var endedSent: Bool {
+        get {
+            switch phase {
+            case .playing(let play), .waiting(let play, _), .catchingUp(let play, _): play.endedSent
+            case .notStarted, .finished: false
+            }
+        }
+        set {
+            switch phase {
+            case .playing: phase = .playing(Play(endedSent: newValue))
+            case .waiting(_, let wait): phase = .waiting(Play(endedSent: newValue), wait)
+            case .catchingUp(_, let kept): phase = .catchingUp(Play(endedSent: newValue), kept)
+            case .notStarted, .finished: preconditionFailure("a game is played between the opening and the end")
+            }
+        }
+    }
+
     /// The whole state as events, in the agreed protocol's words: screen, focus, rotor and actions
     /// where present, a timed level's clock (1.1), progress, and valid actions when the client wants them.
     private mutating func emitState(replyTo: Reply?) {
@@ -652,22 +748,20 @@ public struct Session: Sendable {
         // A timed level's clock as it stands (protocol 1.1 only: the dialect drops it in 1.0).
         if let timer = engine.timer(now: clock.time) { events.append(.timer(timer)) }
         for event in events {
-            if let shaped = dialect.shape(event, focus: engine.focus, focusFollows: false) {
+            if let shaped = agreement.dialect.shape(event, focus: engine.focus, focusFollows: false) {
                 emit(.game(shaped), replyTo: replyTo)
             }
         }
         emit(progressEvent, replyTo: replyTo)
-        if wantsValidActions { emit(validActionsEvent, replyTo: replyTo) }
+        if agreement.wantsValidActions { emit(validActionsEvent, replyTo: replyTo) }
     }
 
     private var validActionsEvent: Event {
         .validActions(screen: engine.screen.id, actions: engine.validActions)
     }
 
-    /// The extra events a client may ask for in `hello`'s `want`.
-    static let wantable = ["validActions"]
-
     private var serverHello: ServerHello {
+        let dialect = agreement.dialect
         var capabilities = ServerHello.gameCapabilities
         capabilities += dialect.shape(capabilities: ["chapterIds", "elementChanged", "idle", "ranges", "timer"])
         if isVirtual { capabilities.append("virtualClock") }
@@ -675,7 +769,7 @@ public struct Session: Sendable {
         return ServerHello(
             protocolVersion: EventEncoder.protocolVersion,
             version: dialect.version,
-            versions: dialect.versions,
+            versions: Self.protocolVersions,
             engineVersion: Self.engineVersion,
             locale: engine.adventure.locale,
             adventureID: engine.adventure.id,
@@ -686,84 +780,104 @@ public struct Session: Sendable {
 
     private var progressEvent: Event {
         .progress(
-            dialect.shape(engine.progressSummary),
+            agreement.dialect.shape(engine.progressSummary),
             saved: writable && savedProgress?.hasSameEarnings(as: engine.progress) == true
         )
     }
 
     /// Turns the engine's effects into events and saves, in the agreed protocol's words; valid
     /// actions follow when a focus was sent and the client wants them.
+    ///
+    /// What each event says is decided for all the effects before the first is sent: nothing sent is
+    /// changed afterwards.
     private mutating func perform(_ effects: [Effect], replyTo: Reply?) {
         if engine.showsIntro { endedSent = false }
-        var focusSent = false
-        // Whether 1.0 sent a focus: for `efb serve`'s 1.0 clients, when this speaks a later version.
-        var focusSentIn10 = false
-        // The focus after the command, which only a changed element's wording needs: found once, if at all.
-        var focusNow: FocusState?
-        for (index, effect) in effects.enumerated() {
-            switch effect {
-            case .event(.ended(let reason)):
-                guard !endedSent else { continue }
-                emit(.ended(reason: reason, cutShort: false), replyTo: replyTo)
-                endedSent = true
-            case .event(.elementChanged(let element)):
+        let plan = plan(effects)
+        for step in plan.steps {
+            switch step.action {
+            case .send(let event):
+                emit(event, replyTo: replyTo, in10: step.in10)
+            case .change(let element, let event):
                 observer.noteChanged(element)
-                let focusFollows = effects[(index + 1)...].contains {
-                    if case .event(.focus) = $0 { true } else { false }
-                }
-                let focus = focusNow ?? engine.focus
-                focusNow = focus
-                let changed = GameEvent.elementChanged(element)
-                guard let event = dialect.shape(changed, focus: focus, focusFollows: focusFollows) else { continue }
-                if case .focus = event { focusSent = true }
-                // How 1.0 would say a changed element, for `efb serve`'s 1.0 clients: only this knows.
-                var in10 = Version10Wording()
-                if dialect != .v10,
-                    case .focus(let focus) = Dialect.v10.shape(changed, focus: focus, focusFollows: focusFollows)
-                {
-                    in10.focus = focus
-                    focusSentIn10 = true
-                }
-                emit(.game(event), replyTo: replyTo, in10: in10)
-            case .event(let event):
-                // Only a changed element's wording depends on the focus; any focus serves the others.
-                guard let event = dialect.shape(event, refocus: { _ in nil }) else { continue }
-                if case .focus = event { focusSent = true }
-                emit(.game(event), replyTo: replyTo)
+                if let event { emit(event, replyTo: replyTo, in10: step.in10) }
             case .save(let progress):
                 if writable {
                     flushSending()
                     outbox.append(.save(SaveData(progress, in: engine.adventure)))
                     savedProgress = progress
                 }
-                emit(progressEvent, replyTo: replyTo)
+                emit(progressEvent, replyTo: replyTo, in10: step.in10)
             }
         }
-        guard wantsValidActions else { return }
-        if focusSent {
-            emit(validActionsEvent, replyTo: replyTo)
-        } else if focusSentIn10, let last = sending.indices.last {
-            // The changed element came last of the effects: 1.0's valid actions follow it.
-            sending[last].in10.validActionsAfter = validActionsEvent
+        if plan.followedByValidActions { emit(validActionsEvent, replyTo: replyTo) }
+    }
+
+    /// What a command's effects send, each event worded, and whether valid actions follow them.
+    ///
+    /// A client that wants valid actions gets them after a focus. Protocol 1.0 sent a `focus` for a
+    /// changed element where later versions send none: when only 1.0 would have sent a focus, 1.0's
+    /// valid actions go with the last event sent, for `efb serve`'s 1.0 clients.
+    private mutating func plan(_ effects: [Effect]) -> Plan {
+        let dialect = agreement.dialect
+        var plan = Plan()
+        plan.steps.reserveCapacity(effects.count)
+        var focusSent = false
+        // Whether 1.0 sent a focus: for `efb serve`'s 1.0 clients, when this speaks a later version.
+        var focusSentIn10 = false
+        // The last step that sends an event.
+        var lastSent: Int?
+        // The focus after the command, which only a changed element's wording needs: found once, if at all.
+        var focusNow: FocusState?
+        for (index, effect) in effects.enumerated() {
+            switch effect {
+            case .event(.ended(let reason)):
+                guard !endedSent else { continue }
+                endedSent = true
+                lastSent = plan.steps.count
+                plan.steps.append(Step(action: .send(.ended(reason: reason, cutShort: false))))
+            case .event(.elementChanged(let element)):
+                let focusFollows = effects[(index + 1)...].contains {
+                    if case .event(.focus) = $0 { true } else { false }
+                }
+                let focus = focusNow ?? engine.focus
+                focusNow = focus
+                let (event, in10) = dialect.shape(changed: element, focus: focus, focusFollows: focusFollows)
+                if event != nil { lastSent = plan.steps.count }
+                if case .focus = event { focusSent = true }
+                if in10.focus != nil { focusSentIn10 = true }
+                plan.steps.append(Step(action: .change(element, send: event.map(Event.game)), in10: in10))
+            case .event(let event):
+                // Only a changed element's wording depends on the focus; any focus serves the others.
+                guard let event = dialect.shape(event, refocus: { _ in nil }) else { continue }
+                if case .focus = event { focusSent = true }
+                lastSent = plan.steps.count
+                plan.steps.append(Step(action: .send(.game(event))))
+            case .save(let progress):
+                lastSent = plan.steps.count
+                plan.steps.append(Step(action: .save(progress)))
+            }
         }
+        guard agreement.wantsValidActions else { return plan }
+        if focusSent {
+            plan.followedByValidActions = true
+        } else if focusSentIn10, let lastSent {
+            plan.steps[lastSent].in10.validActionsAfter = validActionsEvent
+        }
+        return plan
     }
 
     /// Ends a burst of events the session sent on its own with `idle`, in protocol 1.1 and later.
     private mutating func closeBurst(since before: Int) {
-        guard dialect != .v10, sequence > before else { return }
+        guard agreement.dialect != .v10, sequence > before else { return }
         emit(.idle, replyTo: nil)
     }
 
     /// Stamps an event and puts it in the outbox, after whatever is there.
     private mutating func emit(_ event: consuming Event, replyTo: Reply?, in10: Version10Wording = Version10Wording()) {
         observer.note(event)
-        if !omitted.isEmpty, omitted.contains(event) { return }
+        if !agreement.omitted.isEmpty, agreement.omitted.contains(event) { return }
         sequence = sequence.countingOn
-        switch event {
-        case .error: refused = true
-        case .validActions: lastValidActions = copy event
-        default: break
-        }
+        if case .validActions = event { lastValidActions = copy event }
         // Appended in place: a line's events cost linear time however many it sends (a batch's too).
         // Room for a command's usual few at once, rather than growing from one.
         if sending.isEmpty { sending.reserveCapacity(8) }
@@ -774,7 +888,7 @@ public struct Session: Sendable {
                 replyTo: replyTo?.id,
                 generation: engine.generation,
                 event: event,
-                protocolMinor: dialect.minor
+                protocolMinor: agreement.dialect.minor
             )
         )
         let last = sending.count - 1
@@ -789,310 +903,5 @@ public struct Session: Sendable {
         if outbox.isEmpty { outbox.reserveCapacity(2) }
         outbox.append(.send(sending))
         sending = []
-    }
-}
-
-// MARK: - State
-
-extension Session {
-    /// The session's time.
-    private enum Clock: Sendable {
-        /// Moves only with `wait`.
-        case virtual(Int64)
-        /// The owner's monotonic clock, as last observed.
-        case real(Int64)
-
-        var time: Int64 {
-            switch self {
-            case .virtual(let time), .real(let time): time
-            }
-        }
-
-        /// Takes the owner's time on the real clock; a virtual clock does not move with it.
-        mutating func observe(_ now: Int64) {
-            if case .real(let time) = self { self = .real(max(time, now)) }
-        }
-    }
-
-    /// An input kept during a pending `wait`: a line kept decoded, with its length.
-    private enum Kept: Sendable {
-        case line(CommandDecoder.Outcome, length: Int, origin: Origin?)
-        case requests([Request])
-        case other(SessionInput)
-
-        init(_ input: SessionInput) {
-            switch input {
-            case .frame(.line(let bytes), let origin):
-                self = .line(CommandDecoder.decode(bytes), length: bytes.count, origin: origin)
-            case .decoded(let outcome, let length, let origin):
-                self = .line(outcome, length: length, origin: origin)
-            case .requests(let requests): self = .requests(requests)
-            default: self = .other(input)
-            }
-        }
-
-        /// The `cancel` request it is, if it is one.
-        var cancel: Request? {
-            switch self {
-            case .line(.request(var request), _, let origin):
-                guard case .cancel = request.command else { return nil }
-                request.origin = origin
-                return request
-            case .other(.request(let request)):
-                if case .cancel = request.command { return request }
-                return nil
-            case .line, .requests, .other:
-                return nil
-            }
-        }
-    }
-
-    /// The inputs kept during a pending `wait`: first in, first out, each in constant time.
-    private struct InputQueue: Sendable {
-        private var items: [Kept?] = []
-        private var head = 0
-        /// The bytes of the lines kept.
-        private(set) var bytes = 0
-
-        /// How many inputs are kept.
-        var count: Int { items.count - head }
-
-        mutating func append(_ input: Kept) {
-            items.append(input)
-            bytes += Self.size(of: input)
-        }
-
-        /// Puts an input back at the front (what is left of a run of requests).
-        mutating func putBack(_ input: Kept) {
-            if head > 0 {
-                head -= 1
-                items[head] = input
-            } else {
-                items.insert(input, at: 0)
-            }
-            bytes += Self.size(of: input)
-        }
-
-        mutating func removeFirst() -> Kept? {
-            guard head < items.count, let input = items[head] else { return nil }
-            items[head] = nil
-            head += 1
-            bytes -= Self.size(of: input)
-            if head == items.count {
-                items.removeAll(keepingCapacity: items.count <= 4096)
-                head = 0
-            }
-            return input
-        }
-
-        private static func size(of input: Kept) -> Int {
-            if case .line(_, let length, _) = input { length } else { 0 }
-        }
-    }
-
-    /// Whom the events of a request answer: its id, echoed as `replyTo`, and where it came from.
-    private struct Reply: Sendable {
-        /// The client's id for the request.
-        var id: RequestID?
-        /// The front end's origin for the request.
-        var origin: Origin?
-
-        init(id: RequestID?, origin: Origin?) {
-            self.id = id
-            self.origin = origin
-        }
-
-        init(_ request: Request) {
-            self.init(id: request.id, origin: request.origin)
-        }
-    }
-
-    /// A real-clock `wait` being waited out.
-    private struct PendingWait: Sendable {
-        /// The request it answers.
-        var replyTo: Reply?
-        /// When it is over.
-        var until: Int64
-    }
-}
-
-/// The protocol version a session speaks with its client, and how game events are worded in it.
-public enum Dialect: Sendable, Hashable, Comparable {
-    /// Protocol 1.0: no `elementChanged`, `timer` or `idle`; a changed focused element is a second
-    /// `focus`; time announcements are `feedback`; `gen` only on the events that always had it.
-    case v10
-    /// Protocol 1.1.
-    case v11
-    /// Protocol 1.2: 1.1, with the chapter's id on chapter and level screens and in `progress`.
-    case v12
-    /// Protocol 1.3: 1.2, with an adjustable element's `range` (the encoders write it from the minor
-    /// number) and `adjust` to the first or last value.
-    case v13
-
-    /// The dialect of an agreed version.
-    init(_ version: ProtocolVersion) {
-        self =
-            version >= .v1_3 ? .v13 : version >= .v1_2 ? .v12 : version >= .v1_1 ? .v11 : .v10
-    }
-
-    /// The minor version number.
-    var minor: Int {
-        switch self {
-        case .v10: 0
-        case .v11: 1
-        case .v12: 2
-        case .v13: 3
-        }
-    }
-
-    /// Whether `adjust` goes to the first or last value too (1.3), not only one step.
-    var adjustsToEnds: Bool { self == .v13 }
-
-    /// A decoded line as this version takes it: before 1.3 an `adjust` to the first or last value is a
-    /// bad `direction`, refused as one, and a bad `direction` names only the steps.
-    func take(_ outcome: CommandDecoder.Outcome) -> CommandDecoder.Outcome {
-        adjustsToEnds ? outcome : CommandDecoder.steppingOnly(outcome)
-    }
-
-    /// The version spoken.
-    var version: ProtocolVersion { ProtocolVersion(major: 1, minor: minor) }
-
-    /// The versions a `hello` in this version lists: every version the engine speaks, whichever is spoken.
-    var versions: [ProtocolVersion] { Session.protocolVersions }
-
-    /// The capabilities of a `hello` in this version, from those of the newest.
-    ///
-    /// - Parameter capabilities: What the engine can do, in the newest version.
-    /// - Returns: The capabilities without those this version has no word for, in the same order.
-    func shape(capabilities: [String]) -> [String] {
-        capabilities.filter {
-            switch $0 {
-            case "chapterIds": self >= .v12
-            case "ranges": self == .v13
-            case "elementChanged", "idle", "timer": self != .v10
-            default: true
-            }
-        }
-    }
-
-    /// A `hello` of a newer version as this version says it: its version, versions and capabilities.
-    func shape(_ hello: ServerHello) -> ServerHello {
-        var hello = hello
-        hello.version = version
-        hello.versions = versions
-        hello.capabilities = shape(capabilities: hello.capabilities)
-        return hello
-    }
-
-    /// Where the player stands, as this version says it: each chapter's progress is protocol 1.2's.
-    func shape(_ summary: ProgressSummary) -> ProgressSummary {
-        guard self < .v12 else { return summary }
-        var summary = summary
-        summary.chapterID = nil
-        summary.chapters = []
-        return summary
-    }
-
-    /// A game event as this protocol version says it, or `nil` when it has no word for it.
-    ///
-    /// - Parameters:
-    ///   - event: The engine's event.
-    ///   - focus: The focus after the command.
-    ///   - focusFollows: Whether the command's effects move the focus after this event.
-    /// - Returns: The event to send, or `nil` to send nothing.
-    func shape(_ event: GameEvent, focus: FocusState, focusFollows: Bool) -> GameEvent? {
-        // 1.0 told only of the focused element, by sending its focus again.
-        shape(event) { $0.id == focus.element.id && !focusFollows ? focus : nil }
-    }
-
-    /// A game event as this protocol version says it, or `nil` when it has no word for it.
-    ///
-    /// - Parameters:
-    ///   - event: The engine's event, or that of a newer version.
-    ///   - refocus: 1.0's word for a changed element: the `focus` sent again, or `nil` for nothing.
-    /// - Returns: The event to send, or `nil` to send nothing.
-    func shape(_ event: GameEvent, refocus: (Element) -> FocusState?) -> GameEvent? {
-        if self < .v12, case .screen(var screen) = event, screen.chapterID != nil {
-            screen.chapterID = nil
-            return shape(.screen(screen), refocus: refocus)
-        }
-        guard self == .v10 else { return event }
-        switch event {
-        case .elementChanged(let element):
-            return refocus(element).map(GameEvent.focus)
-        case .timer:
-            return nil
-        case .announce(var announcement):
-            if announcement.category == .time { announcement.category = .feedback }
-            return .announce(announcement)
-        case .screen(var screen):
-            screen.hints = nil
-            return .screen(screen)
-        case .focus, .rotor, .actions, .result, .sound, .ended, .ambient:
-            return event
-        }
-    }
-}
-
-/// The types of events a client may do without (`hello`'s `omit`).
-///
-/// What only a player that hears, or reads verdicts, needs, and the game's own events, which a bot
-/// that reads `observe`'s text does without. The protocol's (`done`, `error`, `hello`, `bye`, ...)
-/// always come.
-struct OmittedEvents: OptionSet, Sendable, Hashable {
-    let rawValue: UInt16
-
-    init(rawValue: UInt16) { self.rawValue = rawValue }
-
-    /// The types named in `names` that may be omitted; the others are ignored.
-    init(_ names: [String]) {
-        self.init(rawValue: 0)
-        for (index, name) in Self.names.enumerated() where names.contains(name) {
-            insert(OmittedEvents(rawValue: 1 << index))
-        }
-    }
-
-    /// `sound`: the cues and the chapters' ambiences (both `sound` on the wire).
-    static let sound = OmittedEvents(rawValue: 1 << 0)
-    /// `result`: the verdicts on answers (what follows them, an announcement and the next screen, still comes).
-    static let result = OmittedEvents(rawValue: 1 << 1)
-    static let announce = OmittedEvents(rawValue: 1 << 2)
-    static let screen = OmittedEvents(rawValue: 1 << 3)
-    /// `focus`, and a focus that says a changed element in protocol 1.0.
-    static let focus = OmittedEvents(rawValue: 1 << 4)
-    static let elementChanged = OmittedEvents(rawValue: 1 << 5)
-    static let rotor = OmittedEvents(rawValue: 1 << 6)
-    static let actions = OmittedEvents(rawValue: 1 << 7)
-    static let timer = OmittedEvents(rawValue: 1 << 8)
-    static let progress = OmittedEvents(rawValue: 1 << 9)
-    static let idle = OmittedEvents(rawValue: 1 << 10)
-
-    /// The wire names, in the order of the bits.
-    static let names = [
-        "sound", "result", "announce", "screen", "focus", "elementChanged", "rotor", "actions", "timer", "progress",
-        "idle",
-    ]
-
-    /// The wire names of the types in the set, in the order of the bits.
-    var names: [String] {
-        Self.names.indices.filter { contains(OmittedEvents(rawValue: 1 << $0)) }.map { Self.names[$0] }
-    }
-
-    /// Whether `event` is of a type in the set.
-    func contains(_ event: borrowing Event) -> Bool {
-        switch event {
-        case .game(.sound), .game(.ambient): contains(.sound)
-        case .game(.result): contains(.result)
-        case .game(.announce): contains(.announce)
-        case .game(.screen): contains(.screen)
-        case .game(.focus): contains(.focus)
-        case .game(.elementChanged): contains(.elementChanged)
-        case .game(.rotor): contains(.rotor)
-        case .game(.actions): contains(.actions)
-        case .game(.timer): contains(.timer)
-        case .progress: contains(.progress)
-        case .idle: contains(.idle)
-        default: false
-        }
     }
 }
