@@ -21,7 +21,8 @@ import Musl
 /// offered the choice (`web.role` `choice`): take over (the controlling tab then watches, and is told)
 /// or watch. A tab that reloads (the same `client` name) takes its own place back without asking.
 /// Each tab that starts playing or watching is caught up: the engine's `hello`, what the opening said
-/// (a locked save, "welcome back"), then the whole state, asked with `state` for that tab alone.
+/// (a locked save; "welcome back" while the game has not moved on), then the whole state, asked with
+/// `state` for that tab alone.
 ///
 /// Who controls the game, what each tab may send and where each answer goes are a ``SharedGame``'s
 /// rules, the same as `efb serve`'s: answers are routed by ``Origin``, never by id, so a tab's own
@@ -62,10 +63,11 @@ package final class WebFrontEnd: FrontEnd {
     private var tabs: [Int: Tab] = [:]
     /// Who controls the game, who follows it, and where the answers to each tab's requests go.
     private var game = SharedGame()
-    /// The engine's latest `hello`, and what its opening said unasked (save problems, welcome back).
+    /// The engine's latest `hello`, given to every tab that starts following.
     private var hello: StampedEvent?
-    private var openingNotes: [StampedEvent] = []
     private var opened = false
+    /// The game's generation, as its latest event said.
+    private var generation = 0
     private var words = EngineWords.english
     private var sessionWords: SessionWords { SessionWords(words.language) }
     /// The `bye` was shown: the game is over.
@@ -222,7 +224,13 @@ package final class WebFrontEnd: FrontEnd {
         tell(change.notices)
         guard let number = change.startsFollowing, let tab = tabs[number] else { return }
         if let hello { append(hello, to: tab) }
-        for note in openingNotes { append(note, to: tab) }
+        let minor = hello?.protocolMinor ?? 0
+        for note in game.opening(at: generation) {
+            append(
+                StampedEvent(seq: 0, replyTo: nil, generation: generation, event: note, protocolMinor: minor),
+                to: tab
+            )
+        }
         // The id tells the page (and a reader of its traffic) what the answer is; the origin routes it.
         let join = Request(
             id: .string("web-join-\(number)"),
@@ -273,6 +281,7 @@ package final class WebFrontEnd: FrontEnd {
     /// Sends each event to the tabs that play or watch, or to the one tab that asked for it.
     package func show(_ events: [StampedEvent], now: Int64) {
         for event in events {
+            generation = event.generation
             if case .hello(let serverHello) = event.event {
                 hello = StampedEvent(
                     seq: event.seq,
@@ -296,10 +305,7 @@ package final class WebFrontEnd: FrontEnd {
                 for other in game.followers where other != number { tabs[other].map { append(event, to: $0) } }
             case .followers:
                 guard opened else {
-                    switch event.event {
-                    case .error, .game(.announce): openingNotes.append(event)
-                    default: break
-                    }
+                    game.rememberOpening(event.event, generation: event.generation)
                     continue
                 }
                 for number in game.followers { tabs[number].map { append(event, to: $0) } }

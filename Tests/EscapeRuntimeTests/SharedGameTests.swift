@@ -215,6 +215,17 @@ struct SharedGameTests {
         #expect(game.deliver(Self.validActions, answering: hello) == .asker(1))
     }
 
+    @Test func theOpeningsProblemsAreAlwaysToldItsWelcomeBackUntilTheGameMovesOn() {
+        var game = SharedGame()
+        let locked = Event.error(ProtocolError(.saveLocked, "another game holds the save"))
+        game.rememberOpening(.hello(Self.serverHello), generation: 0)
+        game.rememberOpening(locked, generation: 0)
+        game.rememberOpening(Self.announce, generation: 0)
+        game.rememberOpening(Self.focus, generation: 0)
+        #expect(game.opening(at: 0) == [locked, Self.announce])
+        #expect(game.opening(at: 1) == [locked])
+    }
+
     @Test(arguments: EngineWords.Language.allCases)
     func theRefusalsAreWordedOnceInEveryLanguage(language: EngineWords.Language) {
         let words = SessionWords(language)

@@ -40,7 +40,8 @@ struct WebServerTests {
         private let input: Int32
         private let finished = DispatchSemaphore(value: 0)
 
-        init(locale: String = "en") throws {
+        /// A game in `locale`, resumed from `save` when one is given.
+        init(locale: String = "en", save: SaveData? = nil) throws {
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else { throw TestFailure("no pipe") }
             input = ends[1]
@@ -52,7 +53,7 @@ struct WebServerTests {
                 let host = SessionHost(
                     adventure: adventure,
                     options: EngineOptions(seed: 1),
-                    store: InMemorySaveStore(),
+                    store: InMemorySaveStore(save),
                     clock: VirtualClock()
                 )
                 let frontEnd = WebFrontEnd(bridge: bridge, input: reading)
@@ -397,6 +398,39 @@ struct WebServerTests {
                 #expect(seen.last?.contains(#""code":"unknown_command""#) == true, "\(seen)")
                 let leaked = seen.filter { $0.contains(#""replyTo":"stale""#) || $0.contains(#""replyTo":"q""#) }
                 #expect(leaked.isEmpty, "\(seen)")
+                first.close()
+                second.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func aResumedGameSaysWelcomeBackToTabsUntilItMovesOn() async throws {
+        // Before, every tab that started watching heard "Welcome back", however long the game had gone on.
+        let adventure = try AdventureLoader.bundled(locale: "en")
+        let levels = adventure.chapters.flatMap(\.levels).map(\.id)
+        let save = SaveData(adventureID: adventure.id, completed: [levels[0]], current: levels[1])
+        let game = try Game(save: save)
+        defer { game.stop() }
+        let headers: HTTPFields = [.cookie: Self.cookie]
+        try await game.application(otherOrigins: ["ws://localhost"]).test(.live) { client in
+            let first = Tab()
+            let second = Tab()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await first.run(client, headers: headers, name: "one") }
+                var firstLines = first.lines.makeAsyncIterator()
+                let joined = try await Self.lines(&firstLines) { $0.contains(#""type":"screen""#) }
+                let welcomed = joined.filter { $0.contains(#""type":"announce""#) }
+                #expect(welcomed.count == 1, "\(joined)")
+                first.send(#"{"type":"next","id":1}"#)
+                _ = try await Self.next(&firstLines) { $0.contains(#""type":"done""#) }
+                group.addTask { try await second.run(client, headers: headers, name: "two") }
+                var secondLines = second.lines.makeAsyncIterator()
+                _ = try await Self.next(&secondLines) { $0.contains(#""role":"choice""#) }
+                second.send(#"{"type":"web.watch"}"#)
+                let watched = try await Self.lines(&secondLines) { $0.contains(#""type":"screen""#) }
+                let told = watched.filter { $0.contains(#""type":"announce""#) }
+                #expect(told.isEmpty, "\(watched)")
                 first.close()
                 second.close()
                 try await group.waitForAll()

@@ -61,15 +61,9 @@ package final class ServeFrontEnd: FrontEnd {
     private var generation = 0
     /// The engine's `hello`, as every joining client and observer receives it.
     private var serverHello: ServerHello?
-    /// Problems the opening reported (a locked save, say), told to every client that joins.
-    private var openingProblems: [Event] = []
     private var opened = false
     /// Observers that received part of a burst and get `idle` at its end.
     private var burstReceivers: Set<Int> = []
-    /// The opening's announcements (a resumed game's "Welcome back"), told to clients that join before
-    /// the game moved on, and the generation they belong to.
-    private var openingAnnouncements: [Event] = []
-    private var openingGeneration = 0
     /// The loop's time at the last service.
     private var lastNow: Int64 = 0
 
@@ -213,10 +207,7 @@ package final class ServeFrontEnd: FrontEnd {
         if let serverHello { send(.hello(serverHello), to: number) }
         // Its own part is told in its joining state, the others' (when it took control) as bursts.
         tell(change.notices)
-        for problem in openingProblems { send(problem, to: number) }
-        if generation == openingGeneration {
-            for announcement in openingAnnouncements { send(announcement, to: number) }
-        }
+        for note in game.opening(at: generation) { send(note, to: number) }
         submit(.request(Request(command: .state, origin: SharedGame.Purpose.catchUp.origin(number))))
     }
 
@@ -351,7 +342,7 @@ package final class ServeFrontEnd: FrontEnd {
             case .followers:
                 // What no request asked for: the opening, time passing, a failed save.
                 guard opened else {
-                    remember(event)
+                    game.rememberOpening(event, generation: generation)
                     continue
                 }
                 for number in game.followers { send(event, to: number, droppable: true, in10: stamped.in10) }
@@ -393,17 +384,6 @@ package final class ServeFrontEnd: FrontEnd {
         for number in game.followers where number != asker {
             send(event, to: number, droppable: true, in10: in10)
             burstReceivers.insert(number)
-        }
-    }
-
-    /// The opening, sent before any client could connect: its problems and announcements are kept for joiners.
-    private func remember(_ event: Event) {
-        switch event {
-        case .error: openingProblems.append(event)
-        case .game(.announce):
-            openingAnnouncements.append(event)
-            openingGeneration = generation
-        default: break
         }
     }
 

@@ -166,6 +166,14 @@ package struct SharedGame: Sendable, Hashable {
     /// screen and its valid actions, and nothing else of the reply.
     private var helloMovedScreen = false
 
+    /// What the opening said unasked that every member starting to follow is told: problems (a locked
+    /// save) always.
+    private var openingProblems: [Event] = []
+    /// The opening's announcements (a resumed game's "Welcome back"), told only while the game has not
+    /// moved on from ``openingGeneration``.
+    private var openingAnnouncements: [Event] = []
+    private var openingGeneration = 0
+
     /// A game with no members.
     package init() {}
 
@@ -289,6 +297,27 @@ package struct SharedGame: Sendable, Hashable {
 
     private func noticesOfOthers(but member: Int) -> [RoleNotice] {
         followers.filter { $0 != member }.map { notice($0, .controlChanged) }
+    }
+
+    // MARK: - The opening
+
+    /// Keeps what the opening said unasked at `generation`, for the members that start following later.
+    package mutating func rememberOpening(_ event: Event, generation: Int) {
+        switch event {
+        case .error:
+            openingProblems.append(event)
+        case .game(.announce):
+            openingAnnouncements.append(event)
+            openingGeneration = generation
+        case .game, .hello, .progress, .done, .bye, .ended, .validActions, .observation, .snapshot, .idle, .role:
+            break
+        }
+    }
+
+    /// What the opening said that a member starting to follow at `generation` is told: its problems,
+    /// then its announcements while the game has not moved on.
+    package func opening(at generation: Int) -> [Event] {
+        openingProblems + (generation == openingGeneration ? openingAnnouncements : [])
     }
 
     // MARK: - Commands
