@@ -21,11 +21,15 @@ import Musl
 /// offered the choice (`web.role` `choice`): take over (the controlling tab then watches, and is told)
 /// or watch. A tab that reloads (the same `client` name) takes its own place back without asking.
 /// Each tab that starts playing or watching is caught up: the engine's `hello`, what the opening said
-/// (a locked save, "welcome back"), then the whole state, asked with `state` for that tab alone.
+/// (a locked save; "welcome back" while the game has not moved on), then the whole state, asked with
+/// `state` for that tab alone.
 ///
-/// Answers are routed by ``Origin`` (as `efb serve` routes them), never by id: every request says whose
-/// it is and what it is for (``Route``), so a tab's own ids, whatever they are, only ever come back to
-/// the tabs that follow the game.
+/// Who controls the game, what each tab may send and where each answer goes are a ``SharedGame``'s
+/// rules, the same as `efb serve`'s: answers are routed by ``Origin``, never by id, so a tab's own
+/// ids, whatever they are, only ever come back to the tab that asked; the game's events its commands
+/// cause go to every tab that plays or watches. What is the web's own: a tab takes over rather than
+/// waits for control to come free, a new tab chooses before it watches, and the page never ends the
+/// game, changes the session or travels in time (``allows(_:)``).
 ///
 /// Standard input is watched: when it ends, so does the game (`ended` `eof`), as with `efb pipe`.
 ///
@@ -45,8 +49,6 @@ package final class WebFrontEnd: FrontEnd {
     private final class Tab {
         let client: String
         let outbox: WebBridge.Outbox
-        var role: Role = .choice
-        var caughtUp = false
         var pending: [UInt8] = []
 
         init(client: String, outbox: WebBridge.Outbox) {
@@ -55,28 +57,17 @@ package final class WebFrontEnd: FrontEnd {
         }
     }
 
-    /// What a request the front end submits is for: its ``Origin/mark``.
-    enum Route: Int {
-        /// The front end's own `hello`.
-        case hello
-        /// Catching a tab up: its answers go to that tab alone (``Origin/client``).
-        case join
-        /// A command of the controlling tab: its answers go to every tab that plays or watches.
-        case tab
-
-        /// The origin of a request of tab `number` for this.
-        func origin(_ number: Int) -> Origin { Origin(client: number, mark: rawValue) }
-    }
-
     private let bridge: WebBridge
     private var input: Int32?
     private let keys: [Gesture: String]
     private var tabs: [Int: Tab] = [:]
-    private var controller: Int?
-    /// The engine's latest `hello`, and what its opening said unasked (save problems, welcome back).
+    /// Who controls the game, who follows it, and where the answers to each tab's requests go.
+    private var game = SharedGame()
+    /// The engine's latest `hello`, given to every tab that starts following.
     private var hello: StampedEvent?
-    private var openingNotes: [StampedEvent] = []
     private var opened = false
+    /// The game's generation, as its latest event said.
+    private var generation = 0
     private var words = EngineWords.english
     private var sessionWords: SessionWords { SessionWords(words.language) }
     /// The `bye` was shown: the game is over.
@@ -107,13 +98,21 @@ package final class WebFrontEnd: FrontEnd {
     package var tabCount: Int { tabs.count }
 
     /// The role of a tab, if it is connected.
-    package func role(of tab: Int) -> Role? { tabs[tab]?.role }
+    package func role(of tab: Int) -> Role? {
+        switch game.role(of: tab) {
+        case .controller?: .controller
+        case .observer?: game.follows(tab) ? .observer : .choice
+        case nil: nil
+        }
+    }
 
     /// Protocol 1.3 (a dial's place among its values, and its first and last values), and the page's key
     /// names for the chapter pages.
     package func opening() -> [SessionInput] {
         let hello = ClientHello(client: "efb web", acceptedVersions: .versions([.v1_3]), keys: keys)
-        return [.request(Request(id: Self.helloID, command: .hello(hello), origin: Route.hello.origin(0)))]
+        return [
+            .request(Request(id: Self.helloID, command: .hello(hello), origin: SharedGame.Purpose.frontEnd.origin(0)))
+        ]
     }
 
     // MARK: - Input
@@ -149,19 +148,16 @@ package final class WebFrontEnd: FrontEnd {
             append(line: webLine(["type": .string("web.ended")]), to: tab)
             return
         }
-        if let current = controller, let playing = tabs[current], playing.client == client {
+        if let current = game.controllingMember, tabs[current]?.client == client {
             // The controlling tab reloaded: its new page takes its place, the old socket goes.
             leave(current)
         }
-        if controller == nil {
-            become(.controller, number, submit: submit)
-        } else {
-            tellRole(number)
-        }
+        // Joining while nobody plays, it plays; otherwise it chooses between taking over and watching.
+        apply(game.join(number, follows: false), submit: submit)
     }
 
     private func receive(_ text: String, from number: Int, submit: (SessionInput) -> Void) {
-        guard let tab = tabs[number], !saidBye else { return }
+        guard tabs[number] != nil, !saidBye else { return }
         let bytes = Array(text.utf8)
         // Decoded once; the page's own messages (`web.…`) are no command, so only a line the decoder
         // refuses is read again, for its type.
@@ -171,29 +167,38 @@ package final class WebFrontEnd: FrontEnd {
             type.hasPrefix("web.")
         {
             switch type {
-            case "web.takeOver": become(.controller, number, submit: submit)
-            case "web.watch": become(.observer, number, submit: submit)
+            case "web.takeOver": apply(game.takeOver(number), submit: submit)
+            case "web.watch": apply(game.release(number), submit: submit)
             default: break
             }
-            return
-        }
-        guard tab.role == .controller else {
-            let name: String
-            if case .request(let request) = outcome { name = request.command.wireName } else { name = "it" }
-            refuse(outcome, tab: tab, ProtocolError(.readOnly, sessionWords(.errorReadOnly, ["command": name])))
             return
         }
         switch outcome {
         case .blank:
             break
-        case .request(var request) where Self.allows(request.command):
+        case .failure(let failure, let replyTo):
+            guard game.role(of: number) == .controller else {
+                // A watching tab's bad line is answered at once, as efb serve answers an observer's.
+                refuse(ProtocolError(failure, in: words), to: number, id: replyTo)
+                return
+            }
+            submit(.decoded(outcome, length: bytes.count, from: SharedGame.Purpose.question.origin(number)))
+        case .request(var request):
+            let action = game.command(request.command, from: number)
             request.command = request.command.inSharedGame  // (tabs come, go and take over)
-            request.origin = Route.tab.origin(number)
-            submit(.request(request))
-        case .request:
-            refuse(outcome, tab: tab, ProtocolError(.unknownCommand, "efb web does not take this command"))
-        case .failure:
-            submit(.decoded(outcome, length: bytes.count, from: Route.tab.origin(number)))
+            switch action {
+            case .refuse(let refusal):
+                refuse(refusal.error(in: sessionWords), to: number, id: request.id)
+            case .play(let purpose) where Self.allows(request.command):
+                request.origin = purpose.origin(number)
+                submit(.request(request))
+            case .ask where Self.allows(request.command):
+                request.origin = SharedGame.Purpose.question.origin(number)
+                submit(.question(request))
+            case .play, .ask, .leave:
+                // A tab leaves by closing; the page never ends the game.
+                refuse(SharedGame.Refusal.notTaken.error(in: sessionWords), to: number, id: request.id)
+            }
         }
     }
 
@@ -206,62 +211,62 @@ package final class WebFrontEnd: FrontEnd {
     }
 
     /// Answers a tab alone, as the engine would: an `error` then `done`, with the command's id.
-    private func refuse(_ outcome: CommandDecoder.Outcome, tab: Tab, _ error: ProtocolError) {
-        var replyTo: RequestID?
-        switch outcome {
-        case .request(let request): replyTo = request.id
-        case .failure(_, let id): replyTo = id
-        case .blank: break
-        }
+    private func refuse(_ error: ProtocolError, to number: Int, id replyTo: RequestID?) {
+        guard let tab = tabs[number] else { return }
         for event in [Event.error(error), .done] {
             append(StampedEvent(seq: 0, replyTo: replyTo, generation: 0, event: event, protocolMinor: 1), to: tab)
         }
     }
 
-    private func become(_ role: Role, _ number: Int, submit: (SessionInput) -> Void) {
-        guard let tab = tabs[number] else { return }
-        if role == .controller, let current = controller, current != number, let previous = tabs[current] {
-            previous.role = .observer
-            controller = nil
-            tellRole(current, reason: "takenOver")
+    /// Tells each tab its new part, and catches up a tab that starts following the game: the engine's
+    /// `hello`, what the opening said, then the whole state, asked for that tab alone.
+    private func apply(_ change: SharedGame.Change, submit: (SessionInput) -> Void) {
+        tell(change.notices)
+        guard let number = change.startsFollowing, let tab = tabs[number] else { return }
+        if let hello { append(hello, to: tab) }
+        let minor = hello?.protocolMinor ?? 0
+        for note in game.opening(at: generation) {
+            append(
+                StampedEvent(seq: 0, replyTo: nil, generation: generation, event: note, protocolMinor: minor),
+                to: tab
+            )
         }
-        if role == .observer, controller == number { controller = nil }
-        tab.role = role
-        if role == .controller { controller = number }
-        tellRole(number)
-        if !tab.caughtUp {
-            tab.caughtUp = true
-            if let hello { append(hello, to: tab) }
-            for note in openingNotes { append(note, to: tab) }
-            // The id tells the page (and a reader of its traffic) what the answer is; the origin routes it.
-            let join = Request(id: .string("web-join-\(number)"), command: .state, origin: Route.join.origin(number))
-            submit(.request(join))
-        }
-        if role == .observer || controller == nil { tellControlFree() }
+        // The id tells the page (and a reader of its traffic) what the answer is; the origin routes it.
+        let join = Request(
+            id: .string("web-join-\(number)"),
+            command: .state,
+            origin: SharedGame.Purpose.catchUp.origin(number)
+        )
+        submit(.request(join))
     }
 
     private func leave(_ number: Int) {
         guard let tab = tabs.removeValue(forKey: number) else { return }
         tab.outbox.finish()
-        if controller == number {
-            controller = nil
-            tellControlFree()
+        tell(game.leave(number).notices)
+    }
+
+    /// Tells each tab of `notices` its part (`web.role`): `choice` while it has not chosen, and
+    /// `takenOver` when another tab took control from it.
+    private func tell(_ notices: [SharedGame.RoleNotice]) {
+        for notice in notices {
+            guard let tab = tabs[notice.member] else { continue }
+            let role: Role =
+                switch notice.role {
+                case .controller: .controller
+                case .observer: game.follows(notice.member) ? .observer : .choice
+                }
+            var fields: [String: JSONValue] = [
+                "type": .string("web.role"),
+                "role": .string(role.rawValue),
+                "controlFree": .bool(notice.controlFree),
+            ]
+            switch notice.cause {
+            case .takenOver: fields["reason"] = .string("takenOver")
+            case .joined, .asked, .controlChanged: break
+            }
+            append(line: webLine(fields), to: tab)
         }
-    }
-
-    private func tellControlFree() {
-        for number in tabs.keys.sorted() where tabs[number]?.role == .observer { tellRole(number) }
-    }
-
-    private func tellRole(_ number: Int, reason: String? = nil) {
-        guard let tab = tabs[number] else { return }
-        var fields: [String: JSONValue] = [
-            "type": .string("web.role"),
-            "role": .string(tab.role.rawValue),
-            "controlFree": .bool(controller == nil),
-        ]
-        if let reason { fields["reason"] = .string(reason) }
-        append(line: webLine(fields), to: tab)
     }
 
     private func webLine(_ fields: [String: JSONValue]) -> [UInt8] {
@@ -276,6 +281,7 @@ package final class WebFrontEnd: FrontEnd {
     /// Sends each event to the tabs that play or watch, or to the one tab that asked for it.
     package func show(_ events: [StampedEvent], now: Int64) {
         for event in events {
+            generation = event.generation
             if case .hello(let serverHello) = event.event {
                 hello = StampedEvent(
                     seq: event.seq,
@@ -287,35 +293,23 @@ package final class WebFrontEnd: FrontEnd {
                 words = EngineWords(locale: serverHello.locale)
             }
             if case .bye = event.event { saidBye = true }
-            switch event.origin.flatMap({ Route(rawValue: $0.mark) }) {
-            case .hello?:
-                // The front end's own hello: kept above; a chapter page it changed goes to every tab.
-                if case .game = event.event { broadcast(event) }
-                continue
-            case .join?:
-                if let tab = event.origin.flatMap({ tabs[$0.client] }) {
-                    if case .done = event.event { continue }
-                    append(event, to: tab)
-                }
-                continue
-            case .tab?, nil:
+            switch game.deliver(event.event, answering: event.origin) {
+            case .nowhere, .caughtUp, .farewell:
+                // The front end's own hello (kept above), and the end of a catch-up, which the page needs not.
                 break
-            }
-            if !opened {
-                switch event.event {
-                case .error, .game(.announce): openingNotes.append(event)
-                default: break
+            case .asker(let number), .restored(let number):
+                if let tab = tabs[number] { append(event, to: tab) }
+            case .askerAndFollowers(let number):
+                // Every tab gets the same lines, the asker's id included: the page shows them alike.
+                if let tab = tabs[number] { append(event, to: tab) }
+                for other in game.followers where other != number { tabs[other].map { append(event, to: $0) } }
+            case .followers:
+                guard opened else {
+                    game.rememberOpening(event.event, generation: event.generation)
+                    continue
                 }
-                continue
+                for number in game.followers { tabs[number].map { append(event, to: $0) } }
             }
-            broadcast(event)
-        }
-    }
-
-    private func broadcast(_ event: StampedEvent) {
-        for number in tabs.keys.sorted() {
-            guard let tab = tabs[number], tab.role != .choice else { continue }
-            append(event, to: tab)
         }
     }
 

@@ -236,6 +236,24 @@ import Glibc
         try served.finish([next, observer])
     }
 
+    @Test("§12 A client that joins while control is free takes it, and every other client is told")
+    func joiningWhileControlIsFreeTellsTheOthers() throws {
+        let served = try Served()
+        defer { served.stop() }
+        let (controller, observer) = try served.pair()
+        controller.close()
+        _ = try observer.read { $0.type == "role" && $0["controlFree"] == .bool(true) }
+        _ = try observer.read { $0.type == "idle" }
+        let next = try served.connect()
+        #expect(try next.read { $0.type == "idle" }[1].string("role") == "controller")
+        // Before, only the newcomer was told: the observer still believed control was free.
+        let taken = try observer.read(timeout: 5) { $0.type == "role" }
+        #expect(taken.last?.string("role") == "observer")
+        #expect(taken.last?["controlFree"] == .bool(false))
+        #expect(try observer.read { _ in true }.first?.type == "idle")
+        try served.finish([next, observer])
+    }
+
     @Test("§12 Handing over: hello with role observer frees control; another's hello with role controller takes it")
     func handingOver() throws {
         let served = try Served()

@@ -40,7 +40,8 @@ struct WebServerTests {
         private let input: Int32
         private let finished = DispatchSemaphore(value: 0)
 
-        init(locale: String = "en") throws {
+        /// A game in `locale`, resumed from `save` when one is given.
+        init(locale: String = "en", save: SaveData? = nil) throws {
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else { throw TestFailure("no pipe") }
             input = ends[1]
@@ -52,7 +53,7 @@ struct WebServerTests {
                 let host = SessionHost(
                     adventure: adventure,
                     options: EngineOptions(seed: 1),
-                    store: InMemorySaveStore(),
+                    store: InMemorySaveStore(save),
                     clock: VirtualClock()
                 )
                 let frontEnd = WebFrontEnd(bridge: bridge, input: reading)
@@ -308,6 +309,135 @@ struct WebServerTests {
         }
     }
 
+    @Test func everyWatchingTabIsToldTrulyWhoControls() async throws {
+        // Before, the tab taken over was told that control was free, a watching tab was not told when
+        // another took free control, and a tab that chose to watch was told its part twice.
+        let game = try Game()
+        defer { game.stop() }
+        let headers: HTTPFields = [.cookie: Self.cookie]
+        try await game.application(otherOrigins: ["ws://localhost"]).test(.live) { client in
+            let first = Tab()
+            let second = Tab()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await first.run(client, headers: headers, name: "one") }
+                var firstLines = first.lines.makeAsyncIterator()
+                _ = try await Self.next(&firstLines) { $0.contains(#""type":"screen""#) }
+                group.addTask { try await second.run(client, headers: headers, name: "two") }
+                var secondLines = second.lines.makeAsyncIterator()
+                _ = try await Self.next(&secondLines) { $0.contains(#""role":"choice""#) }
+                second.send(#"{"type":"web.watch"}"#)
+                var roles: [String] = []
+                while true {
+                    let line = try await Self.next(&secondLines) {
+                        $0.contains(#""type":"web.role""#) || $0.contains(#""type":"screen""#)
+                    }
+                    if line.contains(#""type":"screen""#) { break }
+                    roles.append(line)
+                }
+                #expect(roles.count == 1, "\(roles)")
+
+                second.send(#"{"type":"web.takeOver"}"#)
+                let taken = try await Self.next(&firstLines) { $0.contains(#""type":"web.role""#) }
+                #expect(taken.contains(#""reason":"takenOver""#))
+                #expect(taken.contains(#""controlFree":false"#))
+                _ = try await Self.next(&secondLines) { $0.contains(#""role":"controller""#) }
+
+                second.send(#"{"type":"web.watch"}"#)
+                let given = try await Self.next(&secondLines) { $0.contains(#""type":"web.role""#) }
+                #expect(given.contains(#""role":"observer""#) && given.contains(#""controlFree":true"#))
+                let freed = try await Self.next(&firstLines) { $0.contains(#""type":"web.role""#) }
+                #expect(freed.contains(#""controlFree":true"#))
+                first.send(#"{"type":"web.takeOver"}"#)
+                _ = try await Self.next(&firstLines) { $0.contains(#""role":"controller""#) }
+                // A watching tab's question is answered to it; what came before it says control is taken.
+                second.send(#"{"type":"ping","id":"p"}"#)
+                let seen = try await Self.lines(&secondLines) {
+                    $0.contains(#""replyTo":"p""#) && $0.contains(#""type":"done""#)
+                }
+                #expect(
+                    seen.contains { $0.contains(#""type":"web.role""#) && $0.contains(#""controlFree":false"#) },
+                    "\(seen)"
+                )
+                let refused = seen.filter { $0.contains(#""type":"error""#) }
+                #expect(refused.isEmpty, "\(seen)")
+                first.close()
+                second.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func aTabsRepliesAreItsOwnAndItsRefusalsInTheGamesLanguage() async throws {
+        // Before, the playing tab's error and done went to every watching tab, a watching tab's bad
+        // line was refused as read_only ("it"), and the page's refused commands were told in English.
+        let game = try Game(locale: "fr")
+        defer { game.stop() }
+        let headers: HTTPFields = [.cookie: Self.cookie]
+        try await game.application(otherOrigins: ["ws://localhost"]).test(.live) { client in
+            let first = Tab()
+            let second = Tab()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await first.run(client, headers: headers, name: "one") }
+                var firstLines = first.lines.makeAsyncIterator()
+                _ = try await Self.next(&firstLines) { $0.contains(#""type":"screen""#) }
+                group.addTask { try await second.run(client, headers: headers, name: "two") }
+                var secondLines = second.lines.makeAsyncIterator()
+                _ = try await Self.next(&secondLines) { $0.contains(#""role":"choice""#) }
+                second.send(#"{"type":"web.watch"}"#)
+                _ = try await Self.next(&secondLines) { $0.contains(#""type":"screen""#) }
+
+                first.send(#"{"type":"quit","id":"q"}"#)
+                let notTaken = try await Self.next(&firstLines) { $0.contains(#""replyTo":"q""#) }
+                #expect(notTaken.contains("efb web ne prend pas cette commande"), "\(notTaken)")
+                first.send(#"{"type":"next","id":"stale","ifGen":999}"#)
+                let stale = try await Self.next(&firstLines) { $0.contains(#""replyTo":"stale""#) }
+                #expect(stale.contains(#""code":"stale""#))
+
+                second.send(#"{"type":"nope","id":"x"}"#)
+                let seen = try await Self.lines(&secondLines) { $0.contains(#""replyTo":"x""#) }
+                #expect(seen.last?.contains(#""code":"unknown_command""#) == true, "\(seen)")
+                let leaked = seen.filter { $0.contains(#""replyTo":"stale""#) || $0.contains(#""replyTo":"q""#) }
+                #expect(leaked.isEmpty, "\(seen)")
+                first.close()
+                second.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func aResumedGameSaysWelcomeBackToTabsUntilItMovesOn() async throws {
+        // Before, every tab that started watching heard "Welcome back", however long the game had gone on.
+        let adventure = try AdventureLoader.bundled(locale: "en")
+        let levels = adventure.chapters.flatMap(\.levels).map(\.id)
+        let save = SaveData(adventureID: adventure.id, completed: [levels[0]], current: levels[1])
+        let game = try Game(save: save)
+        defer { game.stop() }
+        let headers: HTTPFields = [.cookie: Self.cookie]
+        try await game.application(otherOrigins: ["ws://localhost"]).test(.live) { client in
+            let first = Tab()
+            let second = Tab()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await first.run(client, headers: headers, name: "one") }
+                var firstLines = first.lines.makeAsyncIterator()
+                let joined = try await Self.lines(&firstLines) { $0.contains(#""type":"screen""#) }
+                let welcomed = joined.filter { $0.contains(#""type":"announce""#) }
+                #expect(welcomed.count == 1, "\(joined)")
+                first.send(#"{"type":"next","id":1}"#)
+                _ = try await Self.next(&firstLines) { $0.contains(#""type":"done""#) }
+                group.addTask { try await second.run(client, headers: headers, name: "two") }
+                var secondLines = second.lines.makeAsyncIterator()
+                _ = try await Self.next(&secondLines) { $0.contains(#""role":"choice""#) }
+                second.send(#"{"type":"web.watch"}"#)
+                let watched = try await Self.lines(&secondLines) { $0.contains(#""type":"screen""#) }
+                let told = watched.filter { $0.contains(#""type":"announce""#) }
+                #expect(told.isEmpty, "\(watched)")
+                first.close()
+                second.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
     /// The next line a tab received that matches, or a failure when its socket closed first.
     static func next(
         _ lines: inout AsyncStream<String>.Iterator,
@@ -315,6 +445,19 @@ struct WebServerTests {
     ) async throws -> String {
         while let line = await lines.next() {
             if matches(line) { return line }
+        }
+        throw TestFailure("the socket closed before the line expected")
+    }
+
+    /// The lines a tab received up to the first that matches, that one included.
+    static func lines(
+        _ lines: inout AsyncStream<String>.Iterator,
+        through matches: (String) -> Bool
+    ) async throws -> [String] {
+        var seen: [String] = []
+        while let line = await lines.next() {
+            seen.append(line)
+            if matches(line) { return seen }
         }
         throw TestFailure("the socket closed before the line expected")
     }

@@ -29,7 +29,8 @@ import Musl
 ///
 /// Each request reaches the session with the client's own id and an ``Origin`` that says who sent it
 /// and what it is for; the session stamps the origin on every event answering it, so replies (also
-/// those sent after a real-clock `wait`) find their way back.
+/// those sent after a real-clock `wait`) find their way back. Who controls the game, what each client
+/// may send and where each answer goes are a ``SharedGame``'s rules, the same as `efb web`'s.
 package final class ServeFrontEnd: FrontEnd {
     /// The bounds of a shared game.
     package struct Limits: Sendable, Hashable {
@@ -54,23 +55,15 @@ package final class ServeFrontEnd: FrontEnd {
     /// The words of a shared game's own errors, in the adventure's language.
     private var sessionWords: SessionWords { SessionWords(words.language) }
     private var clients: [Int: ServeClient] = [:]
-    private var controller: Int?
+    /// Who controls the game, and where the answers to each client's requests go.
+    private var game = SharedGame()
     private var nextNumber = 1
     private var generation = 0
     /// The engine's `hello`, as every joining client and observer receives it.
     private var serverHello: ServerHello?
-    /// Problems the opening reported (a locked save, say), told to every client that joins.
-    private var openingProblems: [Event] = []
     private var opened = false
     /// Observers that received part of a burst and get `idle` at its end.
     private var burstReceivers: Set<Int> = []
-    /// Whether the controller's `hello` being answered changed the screen on show: observers then get
-    /// the new screen and its valid actions, and nothing else of the reply.
-    private var helloMovedScreen = false
-    /// The opening's announcements (a resumed game's "Welcome back"), told to clients that join before
-    /// the game moved on, and the generation they belong to.
-    private var openingAnnouncements: [Event] = []
-    private var openingGeneration = 0
     /// The loop's time at the last service.
     private var lastNow: Int64 = 0
 
@@ -97,7 +90,7 @@ package final class ServeFrontEnd: FrontEnd {
 
     /// The controller's socket: the only one whose lines can wait behind a real-clock `wait`.
     package var commandDescriptors: [Int32] {
-        controller.flatMap { clients[$0] }.map { [$0.descriptor] } ?? []
+        game.controllingMember.flatMap { clients[$0] }.map { [$0.descriptor] } ?? []
     }
 
     /// The clients with output waiting.
@@ -126,7 +119,7 @@ package final class ServeFrontEnd: FrontEnd {
     package func opening() -> [SessionInput] {
         opened = true
         let hello = ClientHello(client: "efb serve", acceptedVersions: .versions([Self.newest]), want: ["validActions"])
-        return [.request(Request(command: .hello(hello), origin: Route.server.origin(0)))]
+        return [.request(Request(command: .hello(hello), origin: SharedGame.Purpose.frontEnd.origin(0)))]
     }
 
     // MARK: - Input
@@ -150,15 +143,15 @@ package final class ServeFrontEnd: FrontEnd {
                 // A `wait` of its own ends as it leaves, as at the end of the pipe's input: it would
                 // otherwise keep control of the game until its deadline.
                 client.saidFarewell = true
-                submit(.inputEnds(from: Route.own.origin(number)))
-                submit(.request(Request(command: .ping, origin: Route.farewell.origin(number))))
+                submit(.inputEnds(from: SharedGame.Purpose.question.origin(number)))
+                submit(.request(Request(command: .ping, origin: SharedGame.Purpose.farewell.origin(number))))
             }
         }
         for (number, client) in clients.sorted(by: { $0.key < $1.key })
         where client.needsState && client.output.bytes.isEmpty {
             client.needsState = false
             client.dropping = false
-            submit(.request(Request(command: .state, origin: Route.join.origin(number))))
+            submit(.request(Request(command: .state, origin: SharedGame.Purpose.catchUp.origin(number))))
         }
         endBursts()
     }
@@ -167,7 +160,7 @@ package final class ServeFrontEnd: FrontEnd {
     /// leaves; its unread lines are then read and answered before it goes.
     package func heldInputEnds(_ descriptors: Set<Int32>, now: Int64, submit: (SessionInput) -> Void) {
         for (number, client) in clients.sorted(by: { $0.key < $1.key }) where descriptors.contains(client.descriptor) {
-            submit(.inputEnds(from: Route.own.origin(number)))
+            submit(.inputEnds(from: SharedGame.Purpose.question.origin(number)))
         }
     }
 
@@ -199,10 +192,10 @@ package final class ServeFrontEnd: FrontEnd {
             makeRoom(silent)
         }
         guard clients.count < limits.clients else {
-            let message = sessionWords(.errorTooManyClients, ["limit": "\(limits.clients)"])
+            let refusal = SharedGame.Refusal.tooManyClients(limit: limits.clients)
             client.seq += 1
             EventEncoder.encode(
-                stamp(.error(ProtocolError(.tooManyClients, message)), seq: 1, in: client.dialect),
+                stamp(.error(refusal.error(in: sessionWords)), seq: 1, in: client.dialect),
                 into: &client.output.bytes
             )
             _ = client.write()
@@ -210,23 +203,21 @@ package final class ServeFrontEnd: FrontEnd {
             return
         }
         clients[number] = client
-        if controller == nil { controller = number }
+        let change = game.join(number, follows: true)
         if let serverHello { send(.hello(serverHello), to: number) }
-        send(.role(role(of: number), controlFree: controller == nil), to: number)
-        for problem in openingProblems { send(problem, to: number) }
-        if generation == openingGeneration {
-            for announcement in openingAnnouncements { send(announcement, to: number) }
-        }
-        submit(.request(Request(command: .state, origin: Route.join.origin(number))))
+        // Its own part is told in its joining state, the others' (when it took control) as bursts.
+        tell(change.notices)
+        for note in game.opening(at: generation) { send(note, to: number) }
+        submit(.request(Request(command: .state, origin: SharedGame.Purpose.catchUp.origin(number))))
     }
 
     /// Closes a client that never sent a line, telling it why, to make room for a newer one.
     private func makeRoom(_ number: Int) {
         guard let client = clients[number] else { return }
-        let message = sessionWords(.errorMadeRoom, ["limit": "\(limits.clients)"])
+        let refusal = SharedGame.Refusal.madeRoom(limit: limits.clients)
         client.seq += 1
         EventEncoder.encode(
-            stamp(.error(ProtocolError(.tooManyClients, message)), seq: client.seq, in: client.dialect),
+            stamp(.error(refusal.error(in: sessionWords)), seq: client.seq, in: client.dialect),
             into: &client.output.bytes
         )
         _ = client.write()
@@ -236,10 +227,7 @@ package final class ServeFrontEnd: FrontEnd {
     private func leave(_ number: Int) {
         guard let client = clients.removeValue(forKey: number) else { return }
         client.close()
-        if controller == number {
-            controller = nil
-            tellRoles()
-        }
+        tell(game.leave(number).notices)
     }
 
     private func handle(_ frame: LineFramer.Frame, from number: Int, submit: (SessionInput) -> Void) {
@@ -250,16 +238,16 @@ package final class ServeFrontEnd: FrontEnd {
         guard case .request(let request)? = outcome else {
             // An observer's bad line is answered here, at once: it never waits behind the controller's
             // wait, nor fills the session's queue (whose back-pressure holds only the controller).
-            if controller != number, case .failure(let failure, let replyTo)? = outcome {
+            if game.role(of: number) != .controller, case .failure(let failure, let replyTo)? = outcome {
                 reply(.error(ProtocolError(failure, in: words)), to: number, id: replyTo)
                 reply(.done, to: number, id: replyTo)
                 return
             }
             // The session says what is wrong with the line, in the protocol's own words, in its turn.
             if case .line(let bytes) = frame, let outcome {
-                submit(.decoded(outcome, length: bytes.count, from: Route.own.origin(number)))
+                submit(.decoded(outcome, length: bytes.count, from: SharedGame.Purpose.question.origin(number)))
             } else {
-                submit(.frame(frame, from: Route.own.origin(number)))
+                submit(.frame(frame, from: SharedGame.Purpose.question.origin(number)))
             }
             return
         }
@@ -267,33 +255,25 @@ package final class ServeFrontEnd: FrontEnd {
             handleHello(hello, request: request, from: number, submit: submit)
             return
         }
-        let isController = controller == number
-        if !isController {
-            // An observer may only send what changes nothing.
-            guard !request.command.changesGame else {
-                let message = sessionWords(.errorReadOnly, ["command": request.command.wireName])
-                reply(.error(ProtocolError(.readOnly, message)), to: number, id: request.id)
-                reply(.done, to: number, id: request.id)
-                return
-            }
-            if case .quit = request.command {
-                // One `done` per line, then `bye`, as the pipe's `quit`; the game goes on.
-                reply(.done, to: number, id: request.id)
-                reply(.bye, to: number, id: request.id)
-                clients[number]?.closesWhenWritten = true
-                return
-            }
-        }
-        let route: Route =
-            switch request.command {
-            case .restore: .restore
-            default: request.command.isQuestion || !isController ? .own : .shared
-            }
         var routed = request
         routed.command = request.command.inSharedGame
-        routed.origin = route.origin(number)
-        // An observer only asks: its question is answered at once, never behind the controller's wait.
-        submit(isController ? .request(routed) : .question(routed))
+        switch game.command(request.command, from: number) {
+        case .refuse(let refusal):
+            reply(.error(refusal.error(in: sessionWords)), to: number, id: request.id)
+            reply(.done, to: number, id: request.id)
+        case .leave:
+            // One `done` per line, then `bye`, as the pipe's `quit`; the game goes on.
+            reply(.done, to: number, id: request.id)
+            reply(.bye, to: number, id: request.id)
+            clients[number]?.closesWhenWritten = true
+        case .ask:
+            // An observer only asks: its question is answered at once, never behind the controller's wait.
+            routed.origin = SharedGame.Purpose.question.origin(number)
+            submit(.question(routed))
+        case .play(let purpose):
+            routed.origin = purpose.origin(number)
+            submit(.request(routed))
+        }
     }
 
     private func handleHello(_ hello: ClientHello, request: Request, from number: Int, submit: (SessionInput) -> Void) {
@@ -313,28 +293,21 @@ package final class ServeFrontEnd: FrontEnd {
             return
         }
         switch hello.role {
-        case .controller where controller != number:
-            guard controller == nil else {
-                reply(
-                    .error(ProtocolError(.controlled, sessionWords(.errorControlled), field: "role")),
-                    to: number,
-                    id: request.id
-                )
+        case .controller:
+            switch game.claim(number) {
+            case .granted(let change): tell(change.notices)
+            case .alreadyHeld: break
+            case .refused(let refusal):
+                reply(.error(refusal.error(in: sessionWords)), to: number, id: request.id)
                 reply(.done, to: number, id: request.id)
                 return
             }
-            controller = number
-            tellRoles(asking: number)
-            // Its own part is told in the reply, after the engine's hello.
-            clients[number]?.roleInReply = true
-        case .observer where controller == number:
-            controller = nil
-            tellRoles(asking: number)
-            clients[number]?.roleInReply = true
-        default:
+        case .observer:
+            tell(game.release(number).notices)
+        case nil:
             break
         }
-        guard controller == number else {
+        guard case .play(.hello) = game.command(request.command, from: number) else {
             // An observer's hello changes nothing of the game: the engine's hello, as it stands, in the
             // version agreed, spoken from that hello on.
             clients[number]?.dialect = Dialect(agreed)
@@ -351,7 +324,7 @@ package final class ServeFrontEnd: FrontEnd {
         shared.omit = []
         // The version agreed is spoken from the reply's hello on, which may come after a real-clock wait.
         clients[number]?.helloDialects.append(Dialect(agreed))
-        let origin = Route.hello.origin(number)
+        let origin = SharedGame.Purpose.hello.origin(number)
         submit(.request(Request(id: request.id, ifGen: request.ifGen, command: .hello(shared), origin: origin)))
     }
 
@@ -361,103 +334,56 @@ package final class ServeFrontEnd: FrontEnd {
     package func show(_ events: [StampedEvent], now: Int64) {
         for stamped in events {
             generation = stamped.generation
-            guard let origin = stamped.origin, let route = Route(rawValue: origin.mark) else {
+            let event = stamped.event
+            if case .hello(let hello) = event { serverHello = hello }
+            switch game.deliver(event, answering: stamped.origin) {
+            case .nowhere:
+                break
+            case .followers:
                 // What no request asked for: the opening, time passing, a failed save.
-                if !opened {
-                    remember(stamped.event)
-                } else {
-                    for number in clients.keys.sorted() {
-                        send(stamped.event, to: number, droppable: true, in10: stamped.in10)
-                    }
+                guard opened else {
+                    game.rememberOpening(event, generation: generation)
+                    continue
                 }
-                continue
+                for number in game.followers { send(event, to: number, droppable: true, in10: stamped.in10) }
+            case .asker(let number):
+                answer(stamped, to: number)
+            case .askerAndFollowers(let number):
+                answer(stamped, to: number)
+                copy(event, except: number, in10: stamped.in10)
+            case .caughtUp(let number):
+                send(.idle, to: number)
+            case .farewell(let number):
+                // The last line the client sent is answered: it leaves once that is written.
+                clients[number]?.closesWhenWritten = true
+            case .restored(let number):
+                answer(stamped, to: number)
+                for other in game.followers where other != number { clients[other]?.needsState = true }
             }
-            self.route(stamped, route, to: origin.client)
         }
     }
 
-    private func route(_ stamped: StampedEvent, _ route: Route, to number: Int) {
+    /// Sends an answer to the client that asked, with its id; the reply to its `hello` is in the version
+    /// that hello agreed on, and says its part when the hello changed it.
+    private func answer(_ stamped: StampedEvent, to number: Int) {
         let event = stamped.event
-        let in10 = stamped.in10
-        switch route {
-        case .server:
-            if case .hello(let hello) = event { serverHello = hello }
-        case .join:
-            guard case .done = event else {
-                send(event, to: number, in10: in10)
-                return
-            }
-            send(.idle, to: number)
-        case .own:
-            send(event, to: number, replyTo: stamped.replyTo, in10: in10)
-        case .farewell:
-            // The last line the client sent is answered: it leaves once that is written.
-            if case .done = event { clients[number]?.closesWhenWritten = true }
-        case .hello:
-            // The controller's hello: its reply is its own; observers see only a screen it changed.
-            if let client = clients[number], !client.helloDialects.isEmpty {
-                switch event {
-                case .hello: client.dialect = client.helloDialects[0]
-                case .done: client.helloDialects.removeFirst()
-                default: break
-                }
-            }
-            send(event, to: number, replyTo: stamped.replyTo, in10: in10)
+        let answersHello = stamped.origin.flatMap { SharedGame.Purpose(rawValue: $0.mark) } == .hello
+        if answersHello, let client = clients[number], !client.helloDialects.isEmpty {
             switch event {
-            case .hello(let hello):
-                serverHello = hello
-                tellRoleInReply(to: number, id: stamped.replyTo)
-            case .done:
-                helloMovedScreen = false
-            case .game(.timer):
-                // Time pressure turned off: every client's countdown stops.
-                copy(event, except: number, in10: in10)
-            case .game(.screen), .game(.focus):
-                helloMovedScreen = true
-                copy(event, except: number, in10: in10)
-            case .validActions where helloMovedScreen:
-                copy(event, except: number, in10: in10)
-            default:
-                break
+            case .hello: client.dialect = client.helloDialects[0]
+            case .done: client.helloDialects.removeFirst()
+            default: break
             }
-        case .shared, .restore:
-            send(event, to: number, replyTo: stamped.replyTo, in10: in10)
-            if case .hello(let hello) = event { serverHello = hello }
-            guard !Self.isReply(event) else {
-                if case .done = event, route == .restore {
-                    for (other, client) in clients where other != number { client.needsState = true }
-                }
-                return
-            }
-            copy(event, except: number, in10: in10)
         }
+        send(event, to: number, replyTo: stamped.replyTo, in10: stamped.in10)
+        if answersHello, case .hello = event { tellRoleInReply(to: number, id: stamped.replyTo) }
     }
 
     /// Copies a game event to every client but `asker`, as part of a burst ended by `idle`.
     private func copy(_ event: Event, except asker: Int, in10: Version10Wording) {
-        for number in clients.keys.sorted() where number != asker {
+        for number in game.followers where number != asker {
             send(event, to: number, droppable: true, in10: in10)
             burstReceivers.insert(number)
-        }
-    }
-
-    /// Events that answer one client and mean nothing to the others.
-    private static func isReply(_ event: Event) -> Bool {
-        switch event {
-        case .hello, .error, .done, .snapshot, .observation, .role: true
-        case .game, .progress, .bye, .ended, .validActions, .idle: false
-        }
-    }
-
-    /// The opening, sent before any client could connect: its `hello` and problems are kept for joiners.
-    private func remember(_ event: Event) {
-        switch event {
-        case .hello(let hello): serverHello = hello
-        case .error: openingProblems.append(event)
-        case .game(.announce):
-            openingAnnouncements.append(event)
-            openingGeneration = generation
-        default: break
         }
     }
 
@@ -469,21 +395,26 @@ package final class ServeFrontEnd: FrontEnd {
 
     /// Tells a client whose `hello` changed its part that part, in the hello's reply.
     private func tellRoleInReply(to number: Int, id: RequestID?) {
-        guard let client = clients[number], client.roleInReply else { return }
+        guard let client = clients[number], client.roleInReply, let role = game.role(of: number) else { return }
         client.roleInReply = false
-        reply(.role(role(of: number), controlFree: controller == nil), to: number, id: id)
+        reply(.role(role, controlFree: game.isControlFree), to: number, id: id)
     }
 
-    /// Tells every client its part but the one whose `hello` changed it (told in that hello's reply):
-    /// for each, the `role` is a burst of its own, ended by `idle`.
-    private func tellRoles(asking: Int? = nil) {
-        for number in clients.keys.sorted() where number != asking {
-            send(.role(role(of: number), controlFree: controller == nil), to: number)
-            burstReceivers.insert(number)
+    /// Tells each client its part: one whose `hello` changed it in that hello's reply, one that joins in
+    /// its joining state, any other as a burst of its own, ended by `idle`.
+    private func tell(_ notices: [SharedGame.RoleNotice]) {
+        for notice in notices {
+            switch notice.cause {
+            case .asked:
+                clients[notice.member]?.roleInReply = true
+            case .joined:
+                send(.role(notice.role, controlFree: notice.controlFree), to: notice.member)
+            case .takenOver, .controlChanged:
+                send(.role(notice.role, controlFree: notice.controlFree), to: notice.member)
+                burstReceivers.insert(notice.member)
+            }
         }
     }
-
-    private func role(of number: Int) -> ClientRole { controller == number ? .controller : .observer }
 
     private func reply(_ event: Event, to number: Int, id: RequestID?) {
         send(event, to: number, replyTo: id)
@@ -520,9 +451,9 @@ package final class ServeFrontEnd: FrontEnd {
             !client.write() || client.output.bytes.count > limits.pendingBytes
         {
             client.seq += 1
-            let message = sessionWords(.errorOverflow, ["limit": "\(limits.pendingBytes)"])
+            let refusal = SharedGame.Refusal.overflow(limit: limits.pendingBytes)
             EventEncoder.encode(
-                stamp(.error(ProtocolError(.overflow, message)), seq: client.seq, in: client.dialect),
+                stamp(.error(refusal.error(in: sessionWords)), seq: client.seq, in: client.dialect),
                 into: &client.output.bytes
             )
             client.dropping = true
@@ -642,26 +573,4 @@ final class ServeClient {
 /// `close(2)`, under a name the method above does not shadow.
 private func closeDescriptor(_ descriptor: Int32) {
     close(descriptor)
-}
-
-/// What the events answering a client's request are for: the ``Origin/mark`` of the requests
-/// `efb serve` hands the session.
-enum Route: Int {
-    /// The server's own request: its answers go nowhere.
-    case server
-    /// The whole state for a client that joins or catches up: to it alone, ended by `idle`.
-    case join
-    /// A question, or a line the session could not read: the answers are the asker's alone.
-    case own
-    /// The controller's command: replies to it, the game's events to everyone.
-    case shared
-    /// The controller's `restore`: as ``shared``, and every observer gets the whole state after it.
-    case restore
-    /// The controller's `hello`: replies to it; observers get only a screen it changed.
-    case hello
-    /// The `ping` sent for a client whose input ended: its `done` says every line was answered.
-    case farewell
-
-    /// The origin of a request of client `number` for this.
-    func origin(_ number: Int) -> Origin { Origin(client: number, mark: rawValue) }
 }

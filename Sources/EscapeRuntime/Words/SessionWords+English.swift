@@ -29,6 +29,7 @@ extension SessionWords {
         case .errorMadeRoom:
             "this game has {limit} clients and another wants to join: this connection, which never sent "
                 + "a line, is closed to make room"
+        case .errorNotTaken: "efb web does not take this command"
         case .attachedReadOnly:
             "another player controls this game and you are following it; your next move plays once control is free"
 

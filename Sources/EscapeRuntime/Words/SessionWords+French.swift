@@ -30,6 +30,7 @@ extension SessionWords {
         case .errorMadeRoom:
             "cette partie a {limit} clients et un autre veut la rejoindre : cette connexion, qui n'a "
                 + "jamais envoyé de ligne, est fermée pour lui faire place"
+        case .errorNotTaken: "efb web ne prend pas cette commande"
         case .attachedReadOnly:
             "un autre joueur mène cette partie et tu la suis ; ton prochain geste jouera quand la main sera libre"
 

@@ -66,6 +66,9 @@ extension SessionWords {
         /// A connection closed to make room for a newer one, at the limit of `{limit}` clients: it never
         /// sent a line.
         case errorMadeRoom
+        /// A command `efb web` never takes from its page (it never ends the game, changes the session or
+        /// travels in time).
+        case errorNotTaken
         /// What an attached console or display says of a gesture refused while another client plays.
         case attachedReadOnly
 

@@ -433,10 +433,7 @@
     }
     if (event.role === "observer") {
       banner.hidden = false;
-      // Taken over, another tab plays: efb web tells this tab before it gives the other the control,
-      // so that message says the control is free; it is not.
-      const free = event.controlFree && event.reason !== "takenOver";
-      $("banner-text").textContent = free ? w.watchingFree : w.watching;
+      $("banner-text").textContent = event.controlFree ? w.watchingFree : w.watching;
       if (event.reason === "takenOver") say(w.takenOver, "assertive");
     } else {
       // The focus leaves the banner before it is hidden (a hidden focused button leaves the focus
