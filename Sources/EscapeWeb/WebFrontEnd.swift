@@ -231,9 +231,10 @@ package final class WebFrontEnd: FrontEnd {
                 to: tab
             )
         }
-        // The id tells the page (and a reader of its traffic) what the answer is; the origin routes it.
+        // The id tells the page (and a reader of its traffic) what the answer is, the same for every tab;
+        // the origin alone routes it.
         let join = Request(
-            id: .string("web-join-\(number)"),
+            id: .string("web-join"),
             command: .state,
             origin: SharedGame.Purpose.catchUp.origin(number)
         )

@@ -225,7 +225,7 @@ struct WebServerTests {
                 let taken = try await Self.next(&secondLines) { $0.contains(#""type":"web.role""#) }
                 #expect(taken.contains(#""role":"controller""#))
                 let caughtUp = try await Self.next(&secondLines) {
-                    $0.contains(#""type":"focus""#) && $0.contains(#""replyTo":"web-join-2""#)
+                    $0.contains(#""type":"focus""#) && $0.contains(#""replyTo":"web-join""#)
                 }
                 #expect(caughtUp.contains(#""id":"text""#))  // where the first tab left it
                 let told = try await Self.next(&firstLines) { $0.contains(#""type":"web.role""#) }
@@ -288,7 +288,7 @@ struct WebServerTests {
                 second.send(#"{"type":"web.watch"}"#)
                 _ = try await Self.next(&secondLines) { $0.contains(#""type":"screen""#) }
 
-                for id in ["web-join-2", "web-hello", "web-join-1"] {
+                for id in ["web-join", "web-join-2", "web-hello", "web-join-1"] {
                     first.send(#"{"type":"state","id":"\#(id)"}"#)
                     first.send(#"{"type":"ping","id":"after-\#(id)"}"#)
                     var seen: [String] = []
