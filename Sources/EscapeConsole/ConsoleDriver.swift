@@ -28,8 +28,15 @@ package struct ConsoleDriver: Sendable {
     private var requestNumber = 0
     /// Requests that erase progress, waiting for the player's yes.
     private var unconfirmed: [Request]?
+    /// What `undo` brings back: the game before a gesture on a level.
+    private enum UndoPoint {
+        /// A snapshot the session in this process kept as a value.
+        case kept(KeptSnapshot)
+        /// The blob of a snapshot, from a game served elsewhere.
+        case blob(String)
+    }
     /// Snapshots taken before each gesture on a level, the newest last, with the screen they were taken on.
-    private var undoPoints: [(screen: String, blob: String, typed: String)] = []
+    private var undoPoints: [(screen: String, point: UndoPoint, typed: String)] = []
     /// The `snapshot` requests in flight, with the screen each was asked on and the line typed.
     private var snapshotsAsked: [RequestID: (screen: String, typed: String)] = [:]
     /// The verdict ("Wrong.") of the last lines said, which `again` says again with the announcement.
@@ -197,7 +204,8 @@ package struct ConsoleDriver: Sendable {
                 unconfirmed = requests
                 return .lines([ConsoleLine(words(.confirmStartOver))])
             }
-            let numbered = withUndoPoint(requests.map { number($0) }, typed: line)
+            let undoPoint = undoPoint(before: requests, typed: line)
+            let numbered = requests.map { number($0) }
             let typed = line.trimmingPrefix(" ")
             if renderer.context.isOnTextField, !typed.isEmpty, typed.allSatisfy({ $0.isASCII && $0.isNumber }),
                 let focus = numbered.last, case .game(.focus) = focus.command, let id = focus.id
@@ -213,7 +221,7 @@ package struct ConsoleDriver: Sendable {
                 quietSteps.formUnion(steps.dropLast())
                 turnEnds.insert(last)
             }
-            return .submit(.requests(numbered))
+            return .submit(undoPoint.map { .keepingSnapshot(for: $0, then: numbered) } ?? .requests(numbered))
         case .undo:
             return undo()
         case .timeLeft:
@@ -273,7 +281,11 @@ package struct ConsoleDriver: Sendable {
     /// - Parameter input: What ``interpret(_:)`` gave.
     /// - Returns: The line, or `nil` when `input` makes no `wait`.
     package func waitLine(for input: SessionInput) -> ConsoleLine? {
-        guard case .requests(let requests) = input else { return nil }
+        let requests: [Request]
+        switch input {
+        case .requests(let run), .keepingSnapshot(_, let run): requests = run
+        default: return nil
+        }
         for case .wait(let milliseconds) in requests.map(\.command) {
             let words = renderer.context.words
             return ConsoleLine(words(.waiting, ["time": words.duration(milliseconds: Int64(milliseconds))]))
@@ -453,16 +465,34 @@ package struct ConsoleDriver: Sendable {
         return .submit(.requests([restore, redraw]))
     }
 
-    /// `requests` (numbered), after a `snapshot` when they make a gesture on a level, so that `undo` can
-    /// take it back.
-    private mutating func withUndoPoint(_ requests: [Request], typed: String) -> [Request] {
+    /// The id of the snapshot to take before `requests` when they make a gesture on a level, so that
+    /// `undo` can take it back: kept as a value by a game in this process, sent as a blob by a served one.
+    private mutating func undoPoint(before requests: [Request], typed: String) -> RequestID? {
         guard let screen = renderer.context.screen, screen.kind == .level,
             requests.contains(where: { Self.isGesture($0.command) })
-        else { return requests }
+        else { return nil }
         undoPoints.removeAll { $0.screen != screen.id }
         let snapshot = number(Request(command: .snapshot))
         if let id = snapshot.id { snapshotsAsked[id] = (screen.id, typed) }
-        return [snapshot] + requests
+        return snapshot.id
+    }
+
+    /// Keeps a snapshot the game in this process took as a value before a gesture, for `undo`.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot.
+    ///   - request: The id ``interpret(_:)`` gave it.
+    package mutating func keep(_ snapshot: KeptSnapshot, for request: RequestID?) {
+        guard let request, let asked = snapshotsAsked.removeValue(forKey: request) else { return }
+        // No event answers it: it is settled now.
+        commands[request] = nil
+        keepUndoPoint((asked.screen, .kept(snapshot), asked.typed))
+    }
+
+    /// Keeps `point` as the newest undo point, the oldest let go beyond ``undoDepth``.
+    private mutating func keepUndoPoint(_ point: (screen: String, point: UndoPoint, typed: String)) {
+        undoPoints.append(point)
+        if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
     }
 
     /// Whether `command` changes a level's state (and so can be taken back).
@@ -480,13 +510,27 @@ package struct ConsoleDriver: Sendable {
             return .lines([ConsoleLine(renderer.context.words(.nothingToUndo))])
         }
         undoPoints.removeLast()
-        let restore = number(Request(command: .restore(blob: point.blob)))
+        switch point.point {
+        case .kept(let snapshot):
+            // Numbered as a `restore` whose blob the value stands for, so its answer is rendered as one.
+            let restore = number(Request(command: .restore(blob: "")))
+            let redraw = undoRedraw(typed: point.typed)
+            return .submit(.restoring(snapshot, as: restore.id, then: [redraw]))
+        case .blob(let blob):
+            let restore = number(Request(command: .restore(blob: blob)))
+            let redraw = undoRedraw(typed: point.typed)
+            return .submit(.requests([restore, redraw]))
+        }
+    }
+
+    /// The `state` request that redraws after an undo, which says it took back `typed`.
+    private mutating func undoRedraw(typed: String) -> Request {
         let redraw = number(Request(command: .state))
         if let id = redraw.id {
             undoRedraws.insert(id)
-            undoneLines[id] = point.typed
+            undoneLines[id] = typed
         }
-        return .submit(.requests([restore, redraw]))
+        return redraw
     }
 
     /// Gives `request` the next id and remembers its command, to render its answer with it.
@@ -512,8 +556,7 @@ package struct ConsoleDriver: Sendable {
             let group = Array(events[start..<end])
             if let replyTo, let asked = snapshotsAsked[replyTo] {
                 for case .snapshot(let blob) in group.map(\.event) {
-                    undoPoints.append((asked.screen, blob, asked.typed))
-                    if undoPoints.count > Self.undoDepth { undoPoints.removeFirst() }
+                    keepUndoPoint((asked.screen, .blob(blob), asked.typed))
                 }
             }
             if let replyTo, let name = slotSaves[replyTo] {
@@ -633,8 +676,23 @@ package struct ConsoleDriver: Sendable {
     /// - Returns: The lines to write in answer.
     package mutating func enter(_ line: String, on host: SessionHost) -> [ConsoleLine] {
         switch interpret(line) {
-        case .submit(let input): render(host.handle(input))
+        case .submit(let input): carryOut(input, on: host)
         case .lines(let lines): lines
         }
+    }
+
+    /// Hands `input` to `host` at once and renders its answer, keeping the snapshots it takes for `undo`.
+    ///
+    /// - Parameters:
+    ///   - input: What ``interpret(_:)`` gave.
+    ///   - host: The game.
+    /// - Returns: The lines to write in answer.
+    package mutating func carryOut(_ input: SessionInput, on host: SessionHost) -> [ConsoleLine] {
+        var kept: [(KeptSnapshot, RequestID?)] = []
+        host.keepSnapshot = { kept.append(($0, $1)) }
+        let events = host.handle(input)
+        host.keepSnapshot = nil
+        for (snapshot, request) in kept { keep(snapshot, for: request) }
+        return render(events)
     }
 }

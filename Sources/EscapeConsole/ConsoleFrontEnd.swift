@@ -183,6 +183,11 @@ package final class ConsoleFrontEnd: FrontEnd {
         write(driver.render(events), notice: unasked)
     }
 
+    /// Keeps a snapshot the game in this process took before a gesture, for `undo`.
+    package func keep(_ snapshot: KeptSnapshot, for request: RequestID?) {
+        driver.keep(snapshot, for: request)
+    }
+
     /// Writes what the terminal can take now, then the prompt when the game waits for the player.
     package func flush(now: Int64) {
         guard !isClosed else { return }

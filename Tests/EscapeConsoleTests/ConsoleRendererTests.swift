@@ -276,18 +276,12 @@ struct ConsoleUndoTests {
         #expect(driver.context.screen?.elements[3].value == "0")
     }
 
-    /// A gesture on a level costs no snapshot of the whole game (issue 46, item 3).
-    ///
-    /// So that `undo` can send it back, the console asks for a snapshot (a blob the engine encodes as
-    /// JSON, then base64) before every gesture on a level, where a value kept in the process would do.
-    /// Keeping a value needs the session to take and bring back one (Sources/EscapeRuntime/Session),
-    /// which this change could not touch: known until it can.
+    /// A gesture on a level costs no snapshot blob of the whole game: the game in the process keeps a
+    /// value for `undo` to bring back, with no JSON and no base64 (issue 46, item 3).
     @Test func aGestureOnALevelAsksForNoSnapshot() {
         var (driver, _) = Support.console(at: "locks-bell")
         #expect(driver.commands(of: "4") == [.game(.focus(element: "left-wheel"))])
-        withKnownIssue("the console asks for a base64 snapshot before each gesture, for undo") {
-            #expect(!driver.commands(of: "+").contains(.snapshot))
-        }
+        #expect(!driver.commands(of: "+").contains(.snapshot))
         #expect(driver.enter("u").map(\.text) == ["Undone: +.", "4 of 6: Left wheel, 0, adjustable"])
     }
 

@@ -75,9 +75,11 @@ struct SteppedConsole {
     /// Carries out `line` as ``enter(_:)`` does and returns the commands it handed to the session.
     mutating func commands(of line: String) -> [Command] {
         guard case .submit(let input) = driver.interpret(line) else { return [] }
-        _ = driver.render(host.handle(input))
-        guard case .requests(let requests) = input else { return [] }
-        return requests.map(\.command)
+        _ = driver.carryOut(input, on: host)
+        switch input {
+        case .requests(let requests), .keepingSnapshot(_, let requests): return requests.map(\.command)
+        default: return []
+        }
     }
     mutating func finish() -> [ConsoleLine] { driver.render(host.finish()) }
 }

@@ -58,7 +58,7 @@ public final class GamePool: GameHost {
             return route(request, input)
         case .decoded:
             return game(0, input)
-        case .requests(let requests):
+        case .requests(let requests), .keepingSnapshot(_, let requests), .restoring(_, _, let requests):
             guard let first = requests.first else { return game(0, input) }
             return route(first, input)
         }

@@ -23,6 +23,9 @@ public final class SessionHost {
     /// So what was answered reaches the output before the write that might fail or be killed;
     /// `handle(_:)` then returns only the events after it. `nil`: everything is returned.
     public var showBeforeSave: (([StampedEvent]) -> Void)?
+    /// Given each snapshot the session took as a value (``SessionInput/keepingSnapshot(for:then:)``), with
+    /// the request it was taken for, as it is taken; without it the snapshot is let go.
+    public var keepSnapshot: ((KeptSnapshot, RequestID?) -> Void)?
 
     /// Creates a host from what ``SaveKeeper/open(for:whenLocked:)`` found.
     ///
@@ -162,6 +165,8 @@ public final class SessionHost {
                     if let error = keeper.save(data) {
                         pending.append(.saveFailed(location: keeper.store.location, error: error))
                     }
+                case .kept(let snapshot, let request):
+                    keepSnapshot?(snapshot, request)
                 case .wake(let deadline):
                     nextDeadline = deadline
                 case .finish:

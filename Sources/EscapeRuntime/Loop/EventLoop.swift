@@ -72,6 +72,7 @@ package struct EventLoop {
                 frontEnd.show(events, now: clock.now())
                 frontEnd.flush(now: clock.now())
             }
+            local.keepSnapshot = { [frontEnd] snapshot, request in frontEnd.keep(snapshot, for: request) }
         }
         let submit: (SessionInput) -> Void = { input in
             guard !host.isFinished else { return }

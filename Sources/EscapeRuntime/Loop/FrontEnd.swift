@@ -57,6 +57,9 @@ package protocol FrontEnd: AnyObject {
     /// Takes the session's events: renders or queues them. Nothing needs to reach the output before
     /// ``flush(now:)``.
     func show(_ events: [StampedEvent], now: Int64)
+    /// Takes a snapshot the session in this process took as a value for `request`
+    /// (``SessionInput/keepingSnapshot(for:then:)``), as the session takes it.
+    func keep(_ snapshot: KeptSnapshot, for request: RequestID?)
     /// Writes out everything shown since the last flush; the loop calls it before it waits.
     func flush(now: Int64)
     /// Tells the player, in one line, of a problem of its own that does not stop the game (a sound
@@ -65,6 +68,8 @@ package protocol FrontEnd: AnyObject {
 }
 
 extension FrontEnd {
+    /// Keeps no snapshot: the front end asks for none.
+    package func keep(_ snapshot: KeptSnapshot, for request: RequestID?) {}
     /// All of its input descriptors.
     package var commandDescriptors: [Int32] { descriptors }
     /// Writes everything at once: nothing waits for an output.

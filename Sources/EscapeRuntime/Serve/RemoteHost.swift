@@ -153,6 +153,11 @@ package final class RemoteHost: GameHost {
             forward(request, then: [])
         case .requests(let requests):
             if let first = requests.first { forward(first, then: Array(requests.dropFirst())) }
+        case .keepingSnapshot(let id, let requests):
+            // The served game keeps nothing for this process: its snapshot comes back as a blob.
+            forward(Request(id: id, command: .snapshot), then: requests)
+        case .restoring(let kept, let id, let requests):
+            forward(Request(id: id, command: .restore(blob: SnapshotCodec.encode(kept.payload))), then: requests)
         case .endOfInput:
             leaving = true
             if outstanding.isEmpty { detach() }

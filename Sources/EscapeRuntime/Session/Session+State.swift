@@ -67,6 +67,10 @@ extension Session {
         case request(Request)
         /// A front end's run of requests.
         case requests([Request])
+        /// A snapshot to keep as a value for a request, then a run of requests.
+        case keepingSnapshot(for: RequestID?, then: [Request])
+        /// A kept snapshot to bring back as the request numbered so, then a run of requests.
+        case restoring(KeptSnapshot, as: RequestID?, then: [Request])
 
         /// The `cancel` request it is, if it is one.
         var cancel: Request? {
@@ -78,7 +82,7 @@ extension Session {
             case .request(let request):
                 if case .cancel = request.command { return request }
                 return nil
-            case .line, .tooLong, .requests:
+            case .line, .tooLong, .requests, .keepingSnapshot, .restoring:
                 return nil
             }
         }
@@ -87,7 +91,7 @@ extension Session {
         var size: Int {
             switch self {
             case .line(_, let length, _): length
-            case .tooLong, .request, .requests: 0
+            case .tooLong, .request, .requests, .keepingSnapshot, .restoring: 0
             }
         }
     }

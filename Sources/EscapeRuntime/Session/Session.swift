@@ -219,6 +219,10 @@ public struct Session: Sendable {
             arrive(.request(request))
         case .requests(let requests):
             arrive(.requests(requests))
+        case .keepingSnapshot(let request, let requests):
+            arrive(.keepingSnapshot(for: request, then: requests))
+        case .restoring(let kept, let request, let requests):
+            arrive(.restoring(kept, as: request, then: requests))
         case .unrouted(let outcome, let origin):
             handle(outcome, from: origin)
         case .saveFailed(let location, let error):
@@ -288,6 +292,24 @@ public struct Session: Sendable {
             handle(request)
         case .requests(let requests):
             carryOut(requests)
+        case .keepingSnapshot(let request, let requests):
+            // Where a `snapshot` request would be carried out: after the clock's time reached the game.
+            tick()
+            flushSending()
+            outbox.append(.kept(KeptSnapshot(snapshot(seq: sequence + 1)), for: request))
+            carryOut(requests)
+        case .restoring(let kept, let request, let requests):
+            // As a `restore` request is carried out, from its `tick` to its `done`.
+            let replyTo = Reply(id: request, origin: nil)
+            let mark = sequence
+            tick()
+            do {
+                try restore(kept.payload)
+            } catch {
+                emit(.error(error), replyTo: replyTo)
+            }
+            settle(replyTo: replyTo)
+            if refusal(since: mark) == nil { carryOut(requests) }
         }
     }
 
@@ -517,16 +539,8 @@ public struct Session: Sendable {
             let observation = observer.observe(engine, now: clock.time, maxActions: maxActions, actions: actionsFound)
             emit(.observation(observation), replyTo: replyTo)
         case .snapshot:
-            let snapshot = SessionSnapshot(
-                engine: Self.engineVersion,
-                adventure: engine.adventure.id,
-                seq: sequence + 2,  // the line after the snapshot event (its done, outside a batch)
-                clock: isVirtual ? clock.time : nil,
-                taken: isVirtual ? nil : clock.time,
-                saved: savedProgress,
-                state: engine.snapshot
-            )
-            emit(.snapshot(blob: SnapshotCodec.encode(snapshot)), replyTo: replyTo)
+            // The line after the snapshot event: its done, outside a batch.
+            emit(.snapshot(blob: SnapshotCodec.encode(snapshot(seq: sequence + 2))), replyTo: replyTo)
         case .restore(let blob):
             do {
                 try restore(blob)
@@ -674,9 +688,29 @@ public struct Session: Sendable {
         phase = .finished
     }
 
+    /// What a snapshot taken now holds.
+    ///
+    /// - Parameter seq: The `seq` a restore of it numbers on from (see ``SessionSnapshot/seq``).
+    /// - Returns: The engine's state, the clock and the progress last saved, for this adventure.
+    private func snapshot(seq: Int) -> SessionSnapshot {
+        SessionSnapshot(
+            engine: Self.engineVersion,
+            adventure: engine.adventure.id,
+            seq: seq,
+            clock: isVirtual ? clock.time : nil,
+            taken: isVirtual ? nil : clock.time,
+            saved: savedProgress,
+            state: engine.snapshot
+        )
+    }
+
     /// Brings back a blob's state, or refuses it with `bad_snapshot` and changes nothing.
     private mutating func restore(_ blob: String) throws(ProtocolError) {
-        let payload = try SnapshotCodec.decode(blob, engineVersion: Self.engineVersion, words: engine.words)
+        try restore(SnapshotCodec.decode(blob, engineVersion: Self.engineVersion, words: engine.words))
+    }
+
+    /// Brings back what a blob holds, or refuses it with `bad_snapshot` and changes nothing.
+    private mutating func restore(_ payload: SessionSnapshot) throws(ProtocolError) {
         guard payload.adventure == engine.adventure.id else {
             throw SnapshotCodec.refusal(
                 engine.words(.snapshotOtherAdventure, ["other": payload.adventure, "adventure": engine.adventure.id]),

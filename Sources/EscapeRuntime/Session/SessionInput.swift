@@ -25,6 +25,17 @@ public enum SessionInput: Sendable, Hashable {
     /// Commands carried out one after another, each answered as its own request; the first one
     /// refused stops the rest (a typed answer is not submitted when it could not be typed).
     case requests([Request])
+    /// A snapshot taken as a value where a `snapshot` request would take it (the clock's time let reach the
+    /// game first), handed to the owner as ``SessionAction/kept(_:for:)`` with `request`, then `requests`
+    /// carried out as ``requests(_:)`` carries them out.
+    ///
+    /// A front end in the same process keeps it (the console's `undo`) without the JSON and base64 of a
+    /// blob; nothing is sent for it.
+    case keepingSnapshot(for: RequestID?, then: [Request])
+    /// A kept snapshot brought back as a `restore` request numbered `request` brings back its blob (the
+    /// same checks, a refusal as `bad_snapshot`, then its `done`), then, unless it was refused, `requests`
+    /// carried out as ``requests(_:)`` carries them out.
+    case restoring(KeptSnapshot, as: RequestID?, then: [Request])
     /// A request from someone who only follows the game (an observer of `efb serve`): a question
     /// (`state`, `ping`, `validActions`, `snapshot`, `repeat`) is answered at once, even during a
     /// pending real-clock `wait`, as the game stands; anything else is handled as ``request(_:)``.
@@ -53,10 +64,24 @@ public enum SessionAction: Sendable, Hashable {
     case send([StampedEvent])
     /// Write this progress to the save; report a failure with ``SessionInput/saveFailed(location:error:)``.
     case save(SaveData)
+    /// Keep this snapshot, taken for the ``SessionInput/keepingSnapshot(for:then:)`` of `request`.
+    case kept(KeptSnapshot, for: RequestID?)
     /// Deliver ``SessionInput/time`` at this time (the session's clock, milliseconds); `nil` for never.
     case wake(at: Int64?)
     /// The session is over: nothing more will be sent; the owner may stop.
     case finish
+}
+
+/// A moment of a session kept as a value, to bring back with ``SessionInput/restoring(_:as:then:)``: what
+/// a `snapshot` blob holds, without its JSON and base64.
+public struct KeptSnapshot: Sendable, Hashable {
+    /// What a blob of it would hold.
+    package let payload: SessionSnapshot
+
+    /// Keeps `payload`.
+    package init(_ payload: SessionSnapshot) {
+        self.payload = payload
+    }
 }
 
 /// How a session tells time.
