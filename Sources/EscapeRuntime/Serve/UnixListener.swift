@@ -88,7 +88,12 @@ package final class UnixListener {
         }
         let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketDescriptor >= 0 else { throw .system(operation: "making a socket for", path: path, errno: errno) }
-        var address = Self.address(path)
+        // Bound and listening under a name of its own in the same folder, then renamed into place: a
+        // client that finds the socket at `path` is never refused because `listen` has not run yet.
+        let staging = folder + "/.efb-listening-\(getpid())"
+        let bindPath = staging.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) ? staging : path
+        unlink(bindPath)
+        var address = Self.address(bindPath)
         let previous = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -96,9 +101,12 @@ package final class UnixListener {
             }
         }
         umask(previous)
-        guard bound == 0, chmod(path, 0o600) == 0, listen(socketDescriptor, Self.backlog) == 0 else {
+        guard bound == 0, chmod(bindPath, 0o600) == 0, listen(socketDescriptor, Self.backlog) == 0,
+            bindPath == path || rename(bindPath, path) == 0
+        else {
             let code = errno
             close(socketDescriptor)
+            if bound == 0 { unlink(bindPath) }
             throw .system(operation: "listening on", path: path, errno: code)
         }
         _ = fcntl(socketDescriptor, F_SETFL, fcntl(socketDescriptor, F_GETFL) | O_NONBLOCK)
