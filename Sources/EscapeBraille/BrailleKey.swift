@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-package import EscapeCore
 
 /// The BRLTTY commands the front end understands, with BRLTTY's own numbers (`BRL_CMD_*`).
 ///
@@ -58,64 +57,6 @@ package enum BrailleCommand: UInt32, Sendable, Hashable, CaseIterable {
         case .trackCursor: "CSRTRK"
         case .info: "INFO"
         case .offline: "OFFLINE"
-        }
-    }
-}
-
-extension BrailleCommand {
-    /// What the command does, as BRLTTY's key help and learn mode say it (its command table, and its
-    /// French translation), in `language`.
-    package func summary(in language: EngineWords.Language) -> String {
-        let words = summaries
-        return language == .french ? FrenchTypography.spaced(words.french) : words.english
-    }
-
-    private var summaries: (english: String, french: String) {
-        switch self {
-        case .noop: ("do nothing", "ne rien faire")
-        case .lineUp: ("go up one line", "remonte d'une ligne")
-        case .lineDown: ("go down one line", "descendre d'une ligne")
-        case .previousDifferentLine:
-            (
-                "go up to nearest line with different content",
-                "remonte à la ligne la plus proche ayant un contenu différent"
-            )
-        case .nextDifferentLine:
-            (
-                "go down to nearest line with different content",
-                "descend à la ligne la plus proche ayant un contenu différent"
-            )
-        case .attributeUp:
-            (
-                "go up to nearest line with different highlighting",
-                "remonte à la ligne la plus proche ayant un surlignement différent"
-            )
-        case .attributeDown:
-            (
-                "go down to nearest line with different highlighting",
-                "descend à la ligne la plus proche ayant un surlignement différent"
-            )
-        case .top: ("go to top line", "va à la toute première ligne")
-        case .bottom: ("go to bottom line", "va à la toute dernière ligne")
-        case .topLeft: ("go to beginning of top line", "va au début de la toute première ligne")
-        case .bottomLeft: ("go to beginning of bottom line", "va au début de la toute dernière ligne")
-        case .previousParagraph: ("go up to first line of paragraph", "monte à la première ligne du paragraphe")
-        case .nextParagraph:
-            ("go down to first line of next paragraph", "descend à la première ligne du paragraphe suivant")
-        case .previousPrompt: ("go up to previous command prompt", "remonte à l'invite de commande précédent")
-        case .nextPrompt: ("go down to next command prompt", "descend à l'invite de commande suivant")
-        case .fullWindowLeft: ("go backward one braille window", "recule d'une fenêtre braille")
-        case .fullWindowRight: ("go forward one braille window", "avance d'une fenêtre braille")
-        case .home: ("go to screen cursor", "va au curseur de l'écran")
-        case .back: ("go back after cursor tracking", "revenir après la poursuite du curseur")
-        case .return:
-            (
-                "go to screen cursor or go back after cursor tracking",
-                "va au curseur de l'écran ou revient d'une poursuite du curseur"
-            )
-        case .trackCursor: ("set track screen cursor on/off", "active ou désactive la poursuite du curseur de l'écran")
-        case .info: ("enter/leave status display", "entrer/quitter l'affichage de l'état")
-        case .offline: ("braille display temporarily unavailable", "afficheur braille temporairement indisponible")
         }
     }
 }

@@ -46,19 +46,13 @@ package enum BrailleKeyMap {
         package var meaning: String
         /// The BRLTTY commands, main one first (previous before next for a pair).
         package var commands: [BrailleCommand]
-        /// Keys that are not BRLTTY commands (routing keys, keyboard keys), in English and French.
-        package var otherKeys: Words?
+        /// Keys that are not BRLTTY commands (routing keys, keyboard keys): the words that say them.
+        package var otherKeys: BrailleWords.Key?
 
         /// The BRLTTY command names, then the other keys, for docs/BRAILLE.md.
-        package var keys: [String] { commands.map(\.brlttyName) + (otherKeys.map { [$0.english] } ?? []) }
-    }
-
-    /// A text in each language of the key descriptions.
-    package struct Words: Sendable, Hashable {
-        /// In English.
-        package var english: String
-        /// In French.
-        package var french: String
+        package var keys: [String] {
+            commands.map(\.brlttyName) + (otherKeys.map { [BrailleWords(.english)($0)] } ?? [])
+        }
     }
 
     /// The binding, in the order docs/BRAILLE.md lists it.
@@ -71,12 +65,7 @@ package enum BrailleKeyMap {
             gesture: .activate,
             meaning: "activate the element (a routing key on any of its cells)",
             commands: [],
-            otherKeys: Words(
-                english: "a routing key on the element or Enter; in a text field, Enter or the routing key "
-                    + "at the caret (any other routing key moves the caret there)",
-                french: "une touche de routage sur l'élément ou Entrée ; dans un champ de texte, Entrée ou la "
-                    + "touche de routage du curseur (une autre touche de routage y déplace le curseur)"
-            )
+            otherKeys: .activateKeys
         ),
         Binding(
             gesture: .pan,
@@ -123,22 +112,25 @@ package enum BrailleKeyMap {
     /// A command is described as BRLTTY's key help and learn mode describe it, with its name: "the key
     /// for “go down one line” (LNDN)".
     package static func keyNames(in language: EngineWords.Language) -> [Gesture: String] {
+        let words = BrailleWords(language)
         var names: [Gesture: String] = [:]
-        for binding in bindings { names[binding.gesture] = describe(binding, in: language) }
+        for binding in bindings { names[binding.gesture] = describe(binding, in: words) }
         // The short words of the display are explained once, with the key a player learns first.
-        names[.next, default: ""] += (language == .french ? " ; " : "; ") + BrailleWords(language)(.legend)
-        return language == .french ? names.mapValues(FrenchTypography.spaced) : names
+        names[.next] = words(.keyWithLegend, ["key": names[.next] ?? "", "legend": words(.legend)])
+        return names
     }
 
-    private static func describe(_ binding: Binding, in language: EngineWords.Language) -> String {
-        if let other = binding.otherKeys { return language == .french ? other.french : other.english }
-        let summaries = binding.commands.map { $0.summary(in: language) }
+    private static func describe(_ binding: Binding, in words: BrailleWords) -> String {
+        if let other = binding.otherKeys { return words(other) }
+        let said = BrailleCommandWords(words.language)
         let names = binding.commands.map(\.brlttyName).joined(separator: " / ")
-        switch (language, summaries.count) {
-        case (.english, 1): return "the key for “\(summaries[0])” (\(names))"
-        case (.english, _): return "the keys for “" + summaries.joined(separator: "” / “") + "” (\(names))"
-        case (.french, 1): return "la touche « \(summaries[0]) » (\(names))"
-        case (.french, _): return "les touches « " + summaries.joined(separator: " » / « ") + " » (\(names))"
+        switch binding.commands.count {
+        case 1: return words(.commandKey, ["command": said(binding.commands[0]), "name": names])
+        default:
+            return words(
+                .commandKeyPair,
+                ["first": said(binding.commands[0]), "second": said(binding.commands[1]), "names": names]
+            )
         }
     }
 

@@ -48,6 +48,18 @@ package struct BrailleWords: WordTable, Sendable, Hashable {
         /// What the short words on the display mean, said once in the key help.
         case legend
 
+        // MARK: The keys, as `hello` names them for the engine's key help
+
+        /// The key of one BRLTTY command: what the `{command}` does, in BRLTTY's words, and its `{name}`.
+        case commandKey
+        /// The keys of a pair of BRLTTY commands (previous, next): the `{first}` and `{second}` command's
+        /// words, and their `{names}`.
+        case commandKeyPair
+        /// The keys that activate, which are not BRLTTY commands: routing keys and Enter.
+        case activateKeys
+        /// A `{key}` described with the `{legend}` of the display's short words after it.
+        case keyWithLegend
+
         // MARK: The lines on the front end's terminal, which BRLTTY shows when the game is not on the display
 
         /// Connected: the display's `{size}` (``cells`` or ``cellsAndRows``).
@@ -133,6 +145,12 @@ package struct BrailleWords: WordTable, Sendable, Hashable {
             "each element shows its label first, then: btn button, edt text field, adj adjustable, hdr heading, "
                 + "dim not usable yet, 2 act two custom actions to choose from, open act 1/3 the first of three "
                 + "chosen, 3/5 third of five"
+        case .commandKey: "the key for “{command}” ({name})"
+        case .commandKeyPair: "the keys for “{first}” / “{second}” ({names})"
+        case .activateKeys:
+            "a routing key on the element or Enter; in a text field, Enter or the routing key at the caret "
+                + "(any other routing key moves the caret there)"
+        case .keyWithLegend: "{key}; {legend}"
         case .terminalConnected: "Connected to BRLTTY ({size}); the game is on the display."
         case .terminalBack: "BRLTTY is back ({size}); carrying on where you were."
         case .terminalLost: "Lost the Braille display ({reason}); trying to reconnect."
@@ -175,6 +193,12 @@ package struct BrailleWords: WordTable, Sendable, Hashable {
             "chaque élément montre d'abord son nom, puis : bout bouton, chp champ de texte, régl réglable, "
                 + "tit titre, inac pas encore utilisable, 2 act deux actions au choix, ouvrir act 1/3 la "
                 + "première des trois choisie, 3/5 troisième sur cinq"
+        case .commandKey: "la touche « {command} » ({name})"
+        case .commandKeyPair: "les touches « {first} » / « {second} » ({names})"
+        case .activateKeys:
+            "une touche de routage sur l'élément ou Entrée ; dans un champ de texte, Entrée ou la touche de "
+                + "routage du curseur (une autre touche de routage y déplace le curseur)"
+        case .keyWithLegend: "{key} ; {legend}"
         case .terminalConnected: "Connecté à BRLTTY ({size}) ; le jeu est sur l'afficheur."
         case .terminalBack: "BRLTTY est revenu ({size}) ; tu reprends où tu en étais."
         case .terminalLost: "L'afficheur braille est perdu ({reason}) ; nouvelle tentative de connexion."

@@ -118,6 +118,31 @@ import CBrlAPI
         }
     }
 
+    @Test func everyCommandIsSaidInEachLanguageAsBRLTTYsKeyHelpSaysIt() {
+        for command in BrailleCommand.allCases {
+            let english = BrailleCommandWords(.english)(command)
+            let french = BrailleCommandWords(.french)(command)
+            #expect(!english.isEmpty && !french.isEmpty && english != french, "\(command)")
+        }
+        #expect(BrailleCommandWords(.english)(.lineDown) == "go down one line")
+        #expect(BrailleCommandWords(.french)(.lineDown) == "descendre d'une ligne")
+    }
+
+    @Test func theKeyWordsHaveThePlaceholdersTheKeyMapFills() {
+        let placeholders: [BrailleWords.Key: [String]] = [
+            .commandKey: ["{command}", "{name}"],
+            .commandKeyPair: ["{first}", "{second}", "{names}"],
+            .keyWithLegend: ["{key}", "{legend}"],
+        ]
+        for language in [EngineWords.Language.english, .french] {
+            for (key, names) in placeholders {
+                let template = BrailleWords(language).template(key)
+                #expect(names.allSatisfy(template.contains), "\(language) \(key): \(template)")
+            }
+            #expect(!BrailleWords(language)(.activateKeys).contains("{"))
+        }
+    }
+
     @Test func leavesBRLTTYItsOwnHelpLearnAndMenuKeys() {
         // HELP (0x31), LEARN (0x33) and PREFMENU (0x34) are BRLTTY's: the game has no use for them.
         for code: UInt64 in [0x2000_0031, 0x2000_0033, 0x2000_0034] {
