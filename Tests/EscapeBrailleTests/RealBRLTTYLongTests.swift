@@ -20,7 +20,7 @@ struct RealBRLTTYLongTests {
     }
 
     @Test func theAnswerFieldsWindowFollowsTheCaretOnTwentyCells() async throws {
-        try await onThreadOfItsOwn { try RealBRLTTYTests().theAnswerFieldsWindowFollowsTheCaretOnTwentyCells() }
+        try await onThreadOfItsOwn { try RealBRLTTYWindowTests().theAnswerFieldsWindowFollowsTheCaretOnTwentyCells() }
     }
 }
 

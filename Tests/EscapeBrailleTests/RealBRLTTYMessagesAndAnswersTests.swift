@@ -3,9 +3,7 @@ import EscapeTestSupport
 import Foundation
 import Testing
 
-/// Against a real BRLTTY: timed messages, kept answers, routing in the answer field and
-/// BRLTTY's preferences menu, each on a trimmed adventure in the test's own folder so it is quick.
-extension RealBRLTTYTests {
+extension RealBRLTTYSteps {
     /// The shipped English adventure cut down to its first intro page and one level of one chapter.
     ///
     /// - Parameters:
@@ -41,6 +39,16 @@ extension RealBRLTTYTests {
         return file.path
     }
 
+}
+
+/// Against a real BRLTTY: timed messages, kept answers, routing in the answer field and
+/// BRLTTY's preferences menu, each on a trimmed adventure in the test's own folder so it is quick.
+@Suite(
+    .serialized,
+    .enabled(if: VirtualDisplay.brlapiBuilt, "efb was built without the BrlAPI trait"),
+    .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps")
+)
+struct RealBRLTTYMessagesAndAnswersTests: RealBRLTTYSteps {
     /// `efb braille` on `adventure`, messages shown for 5 s each as players have them by default.
     private func timedGame(_ display: VirtualDisplay, adventure: String) throws -> RunningEFB {
         let game = try RunningEFB([
@@ -59,17 +67,11 @@ extension RealBRLTTYTests {
         try beginChapter(display, firstLevel: levelTitle)
     }
 
-    /// Whether a display line is one number of the last ten seconds' countdown.
-    private static func isCountdown(_ line: String) -> Bool {
-        let shown = line.trimmingCharacters(in: .whitespaces)
-        return !shown.isEmpty && shown.allSatisfy(\.isNumber)
-    }
-
     // Defect 1: messages queued for 5 s each went stale; the torch went out ~39 s late and countdown
     // numbers showed after the verdict. A new time left replaces the one before, an assertive
     // announcement replaces the queue, and nothing waits behind a message longer than its own time.
     @Test func timedMessagesNeverGoStale() throws {
-        let folder = display13Folder()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A 20 s torch: "15 seconds of torchlight left" at 5 s, then 10, 9, ... 1 each second, out at 20 s.
         let adventure = try Self.trimmedAdventure(chapter: 0, level: 0, in: folder) { $0["timeLimit"] = 20 }
@@ -86,7 +88,7 @@ extension RealBRLTTYTests {
         // out" some 60 s after the level began; on time it comes at 20 s.
         try display.waitFor(timeout: 30, "the torch to go out on time") { $0.hasPrefix("The torch gutters out") }
         let run = Array(display.history[entered...])
-        let countdown = run.filter(Self.isCountdown).map { Int($0.trimmingCharacters(in: .whitespaces)) ?? 0 }
+        let countdown = run.filter(Self.isCountdownNumber).map { Int($0.trimmingCharacters(in: .whitespaces)) ?? 0 }
         #expect(countdown == countdown.sorted(by: >), "the time left only goes down: \(countdown)")
         #expect(countdown.last == 1, "the last second showed before the torch went out: \(countdown)")
 
@@ -94,7 +96,7 @@ extension RealBRLTTYTests {
         try display.waitFor(timeout: 15, "the relit torch's time") { $0.hasPrefix("15 seconds of torchlight left") }
         try display.press("FWINRT") { !$0.hasPrefix("15 seconds of torchlight left") }
         try focus(display, startingWith: "My other senses")
-        try display.waitFor(timeout: 15, "the countdown") { Self.isCountdown($0) }
+        try display.waitFor(timeout: 15, "the countdown") { Self.isCountdownNumber($0) }
         let solved = "The door swings open"
         for _ in 0..<8 where !display.text.hasPrefix(solved) {
             // A key on a number removes it and activates the answer under it.
@@ -105,13 +107,13 @@ extension RealBRLTTYTests {
         let verdict = display.history.count - 1
         try display.waitFor(timeout: 15, "the end of the adventure") { $0.hasPrefix("The Open Sky hdr") }
         let after = Array(display.history[verdict...])
-        #expect(!after.contains(where: Self.isCountdown), "no number after the verdict: \(after)")
+        #expect(!after.contains(where: Self.isCountdownNumber), "no number after the verdict: \(after)")
     }
 
     // Defects 3 and 7: the typed answer is kept on LNUP/LNDN, across BRLTTY's preferences menu and a
     // BRLTTY restart. The preferences menu is BRLTTY borrowing the display, not losing it.
     @Test func theTypedAnswerSurvivesMovingTheMenuAndARestart() throws {
-        let folder = display13Folder()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder)
         let display = try VirtualDisplay()
@@ -156,7 +158,7 @@ extension RealBRLTTYTests {
     // Defect 5: a routing key on the field's label or past the text moves the caret and never submits;
     // only the caret's cell does.
     @Test func aRoutingKeyInTheAnswerMovesTheCaretAndOnlyTheCaretsCellSubmits() throws {
-        let folder = display13Folder()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder)
         let display = try VirtualDisplay()
@@ -218,7 +220,7 @@ extension RealBRLTTYTests {
 
         // HELP opens BRLTTY's key help (its title shows; this efb has no terminal, so it is on the root of
         // BrlAPI's tty tree and the help stays under the game's text once a key has dismissed the title:
-        // RealBRLTTYTests.brlttysKeyHelpAndMenuShowOverTheGameOnItsTerminal has it on a terminal), and
+        // RealBRLTTYWindowTests.brlttysKeyHelpAndMenuShowOverTheGameOnItsTerminal has it on a terminal), and
         // HELP again closes it.
         try display.press("HELP") { $0.hasPrefix("Help Screen") }
         try display.press("FWINRT") { $0 == before }
@@ -228,11 +230,5 @@ extension RealBRLTTYTests {
         try display.press("CSRTRK") { $0 == "This level has no hints." }
         #expect(!display.history.contains { $0.hasPrefix("Welcome back") })
         #expect(!game.standardError.contains("Lost the Braille display"))
-    }
-
-    private func display13Folder() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-issue13-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
     }
 }

@@ -16,7 +16,7 @@ import Glibc
     .enabled(if: VirtualDisplay.brlapiBuilt, "efb was built without the BrlAPI trait"),
     .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps")
 )
-struct RealBRLTTYTests {
+struct RealBRLTTYTests: RealBRLTTYSteps {
     /// Run by ``RealBRLTTYLongTests``, beside the others.
     func playsTheWholeGameWithDisplayKeysOnly() throws {
         let display = try VirtualDisplay()
@@ -255,6 +255,15 @@ struct RealBRLTTYTests {
         try display.press("FWINRT") { $0.hasPrefix("lies beside you,") }
     }
 
+}
+
+/// What the suites against a real BRLTTY share.
+///
+/// The steps a player takes on the display, and the trimmed adventures and games they play. Each suite
+/// conforms, so suites run side by side, each serialized within itself (one BRLTTY per test).
+protocol RealBRLTTYSteps {}
+
+extension RealBRLTTYSteps {
     // MARK: Steps a player takes
 
     /// Solves a level with display keys only, from what the adventure file says; answers are typed
@@ -321,7 +330,7 @@ struct RealBRLTTYTests {
 
     /// Whether the display shows the door with `code` chosen: after the door's name, or first when the
     /// whole does not fit on the display.
-    private static func shows(
+    fileprivate static func shows(
         _ text: String,
         door: String,
         rotor: String,

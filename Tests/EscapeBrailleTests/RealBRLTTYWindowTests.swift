@@ -8,12 +8,13 @@ import Testing
 import Glibc
 #endif
 
-/// Against a real BRLTTY: messages never take a key, the caret always in view, reading
-/// backwards, small displays, the table's own numbers, reconnecting to the same window, and a display
-/// attached to a shared game.
-extension RealBRLTTYTests {
+extension RealBRLTTYSteps {
     /// `efb braille` on `adventure`, messages shown for 5 s each as players have them by default.
-    func game22(_ display: VirtualDisplay, adventure: String? = nil, arguments: [String] = []) throws -> RunningEFB {
+    func flashingGame(
+        _ display: VirtualDisplay,
+        adventure: String? = nil,
+        arguments: [String] = []
+    ) throws -> RunningEFB {
         var all = [
             "braille", "--host", display.brlapiHost, "--auth", "none", "--seed", "1", "--memory-save", "--flash-time",
             "5",
@@ -22,8 +23,9 @@ extension RealBRLTTYTests {
         return try RunningEFB(all + arguments)
     }
 
-    func folder22() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-issue22-\(UUID().uuidString)")
+    /// A new folder of the test's own for its adventure and saves.
+    func scratchFolder() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("efb-braille-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -63,6 +65,17 @@ extension RealBRLTTYTests {
         }
     }
 
+}
+
+/// Against a real BRLTTY: messages never take a key, the caret always in view, reading
+/// backwards, small displays, the table's own numbers, reconnecting to the same window, and a display
+/// attached to a shared game.
+@Suite(
+    .serialized,
+    .enabled(if: VirtualDisplay.brlapiBuilt, "efb was built without the BrlAPI trait"),
+    .enabled(if: VirtualDisplay.brlttyInstalled, "brltty is not installed: run scripts/install-deps")
+)
+struct RealBRLTTYWindowTests: RealBRLTTYSteps {
     // Defect 1: every second of the last ten is a message; a key pressed on it used to only dismiss it,
     // so the answer could not be typed nor submitted before the torch went out. Now a key removes the
     // message and does its own job: the level is solved during its countdown from the display.
@@ -71,12 +84,12 @@ extension RealBRLTTYTests {
     // each shown through BRLTTY) still has time for the rest within the last ten seconds: the last
     // letter and Enter, each pressed on a number of the countdown. The old code swallowed both.
     @Test func aLevelIsSolvedDuringItsCountdownFromTheDisplay() throws {
-        let folder = folder22()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder) { $0["timeLimit"] = 30 }
         let display = try VirtualDisplay()
         try display.start()
-        let game = try game22(display, adventure: adventure)
+        let game = try flashingGame(display, adventure: adventure)
         defer {
             game.stop()
             display.stop()
@@ -104,12 +117,12 @@ extension RealBRLTTYTests {
 
     // Defect 1: a message never consumes a routing key: on a closed question the answer under it plays.
     @Test func aRoutingKeyOnAMessageAlsoActivates() throws {
-        let folder = folder22()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 0, level: 0, in: folder)
         let display = try VirtualDisplay()
         try display.start()
-        let game = try game22(display, adventure: adventure, arguments: ["--flash-time", "0"])
+        let game = try flashingGame(display, adventure: adventure, arguments: ["--flash-time", "0"])
         defer {
             game.stop()
             display.stop()
@@ -127,12 +140,12 @@ extension RealBRLTTYTests {
     // Defect 2: on 20 cells the answer field's window always holds the caret with the answer around it.
     // Run by ``RealBRLTTYLongTests``, beside the others.
     func theAnswerFieldsWindowFollowsTheCaretOnTwentyCells() throws {
-        let folder = folder22()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder)
         let display = try VirtualDisplay()
         try display.start(columns: 20)
-        let game = try game22(display, adventure: adventure)
+        let game = try flashingGame(display, adventure: adventure)
         defer {
             game.stop()
             display.stop()
@@ -153,7 +166,7 @@ extension RealBRLTTYTests {
     @Test func panningBackIsPanningForwardReversed() throws {
         let display = try VirtualDisplay()
         try display.start()
-        let game = try game22(display)
+        let game = try flashingGame(display)
         defer {
             game.stop()
             display.stop()
@@ -180,12 +193,12 @@ extension RealBRLTTYTests {
     // Defect 4: on 20 cells each element's label starts its first window, the door's too when a rotor
     // is on it; role and position are short and come after.
     @Test func onTwentyCellsTheLabelStartsTheFirstWindow() throws {
-        let folder = folder22()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 2, level: 0, in: folder)
         let display = try VirtualDisplay()
         try display.start(columns: 20)
-        let game = try game22(display, adventure: adventure)
+        let game = try flashingGame(display, adventure: adventure)
         defer {
             game.stop()
             display.stop()
@@ -202,7 +215,7 @@ extension RealBRLTTYTests {
     @Test func aReconnectComesBackToTheSameWindow() throws {
         let display = try VirtualDisplay()
         try display.start()
-        let game = try game22(display)
+        let game = try flashingGame(display)
         defer {
             game.stop()
             display.stop()
@@ -277,16 +290,16 @@ extension RealBRLTTYTests {
     }
 }
 
-extension RealBRLTTYTests {
+extension RealBRLTTYWindowTests {
     // Defect 5: chapter 2's page says what the keys do in a text field: a routing key moves the caret,
     // Enter or the routing key at the caret submits.
     @Test func chapterTwosKeysSayWhatARoutingKeyDoesInAField() throws {
-        let folder = folder22()
+        let folder = scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let adventure = try Self.trimmedAdventure(chapter: 1, level: 0, in: folder)
         let display = try VirtualDisplay()
         try display.start()
-        let game = try game22(display, adventure: adventure)
+        let game = try flashingGame(display, adventure: adventure)
         defer {
             game.stop()
             display.stop()
@@ -308,7 +321,7 @@ extension RealBRLTTYTests {
         let translator = try LouisTranslator(table: "en-ueb-g2")
         let display = try VirtualDisplay()
         try display.start()
-        let game = try game22(display, arguments: ["--braille-table", "en-ueb-g2"])
+        let game = try flashingGame(display, arguments: ["--braille-table", "en-ueb-g2"])
         defer {
             game.stop()
             display.stop()
