@@ -20,6 +20,7 @@ export EFB_PYTHON="${EFB_PYTHON:-python3}"
 # the fuzzers' second product in CI, 35 s for the package's second link. Only SwiftPM gets the fixed
 # seed: the game and the tests keep Swift's random one, so a dictionary's order leaking into output
 # still shows.
+#
 # EFB_BUILD_NICE (default 0) is the niceness SwiftPM runs at: scripts/test's builds lane sets it, so
 # its compiles take what the tests beside them leave.
 swiftpm() { SWIFT_DETERMINISTIC_HASHING=1 nice -n "${EFB_BUILD_NICE:-0}" swift "$@"; }
